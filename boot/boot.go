@@ -1,0 +1,68 @@
+// Package boot is the start-up the three binaries share: configuration,
+// logger, and a migrated database. Only the cmd packages call it.
+package boot
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"larder"
+	"larder/config"
+	"larder/migrations"
+)
+
+// Config loads the configuration from the environment, or exits with a
+// message naming every bad variable.
+func Config() config.Config {
+	cfg, err := config.Load(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "configuration error:\n%v\n", err)
+		os.Exit(2)
+	}
+	return cfg
+}
+
+// Logger builds the process logger from LOG_LEVEL and LOG_FORMAT and makes it the default.
+func Logger(cfg config.Config, component string) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	var h slog.Handler = slog.NewTextHandler(os.Stderr, opts)
+	if cfg.LogFormat == "json" {
+		h = slog.NewJSONHandler(os.Stderr, opts)
+	}
+	logger := slog.New(h).With("component", component)
+	slog.SetDefault(logger)
+	logger.Info("starting", "version", larder.Version(), "config", cfg)
+	return logger
+}
+
+// Database creates the database when missing, opens a pool and migrates the
+// schema (River's and ours). Safe when several processes start at once.
+func Database(ctx context.Context, cfg config.Config, logger *slog.Logger, maxConns int32) (*pgxpool.Pool, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if err := migrations.EnsureDatabase(ctx, cfg.DatabaseURL); err != nil {
+		return nil, err
+	}
+	pc, err := pgxpool.ParseConfig(cfg.DatabaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	if maxConns > 0 {
+		pc.MaxConns = maxConns
+	}
+	pool, err := pgxpool.NewWithConfig(context.WithoutCancel(ctx), pc)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if err := migrations.Migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	logger.Info("database ready", "schema_version", migrations.Latest())
+	return pool, nil
+}

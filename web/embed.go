@@ -1,0 +1,24 @@
+// Package web embeds the built web client (web/dist, made by `npm run build`)
+// so one binary serves the API and the client.
+package web
+
+import (
+	"embed"
+	"io/fs"
+)
+
+//go:embed all:dist
+var dist embed.FS
+
+// Dist returns the built client, or nil when it has not been built (the API
+// then serves no client, and says so at start).
+func Dist() fs.FS {
+	sub, err := fs.Sub(dist, "dist")
+	if err != nil {
+		return nil
+	}
+	if _, err := fs.Stat(sub, "index.html"); err != nil {
+		return nil
+	}
+	return sub
+}
