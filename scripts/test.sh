@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every test: the web client's unit tests and build, then the Go tests
+# (unit, database, HTTP, jobs, and the end-to-end tests that drive Chromium
+# against the real service with the built client embedded).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== web client: install, unit tests, build"
+(cd web && npm ci --no-audit --no-fund --loglevel=error && npm test && npm run build)
+
+echo "== go vet"
+go vet ./...
+
+echo "== go test"
+go test -count=1 -timeout 30m ./...
