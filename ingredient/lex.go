@@ -1,0 +1,212 @@
+package ingredient
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+type tokKind uint8
+
+const (
+	tWord tokKind = iota
+	tNum
+	tPunct
+)
+
+// token is one lexeme of an ingredient line. start and end are byte offsets into the line, so the
+// parser can return the name as an exact slice of the input.
+type token struct {
+	kind  tokKind
+	text  string
+	low   string
+	start int
+	end   int
+	val   float64 // tNum only
+	// whole is set for a plain integer ("1"), frac for a value below one written as a fraction
+	// ("1/2", "½"); together they let "1 1/2" and "1-1/2" read as mixed numbers.
+	whole bool
+	frac  bool
+	// spaceBefore records whether whitespace precedes the token, to tell "1-1/2" from "1 - 2".
+	spaceBefore bool
+}
+
+var vulgarFractions = map[rune]float64{
+	'½': 1.0 / 2, '⅓': 1.0 / 3, '⅔': 2.0 / 3, '¼': 1.0 / 4, '¾': 3.0 / 4,
+	'⅕': 1.0 / 5, '⅖': 2.0 / 5, '⅗': 3.0 / 5, '⅘': 4.0 / 5, '⅙': 1.0 / 6, '⅚': 5.0 / 6,
+	'⅐': 1.0 / 7, '⅛': 1.0 / 8, '⅜': 3.0 / 8, '⅝': 5.0 / 8, '⅞': 7.0 / 8, '⅑': 1.0 / 9, '⅒': 1.0 / 10,
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// runeAt decodes the rune at byte offset i, returning (0, 0) at the end of s.
+func runeAt(s string, i int) (rune, int) {
+	if i >= len(s) {
+		return 0, 0
+	}
+	return utf8.DecodeRuneInString(s[i:])
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsMark(r)
+}
+
+func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
+
+// lex splits an ingredient line into words, numbers and punctuation.
+func lex(s string) []token {
+	toks := make([]token, 0, 16)
+	i := 0
+	space := true
+	for i < len(s) {
+		r, size := runeAt(s, i)
+		n := len(toks)
+		switch {
+		case unicode.IsSpace(r):
+			i += size
+			space = true
+			continue
+		case isDigit(s[i]) || (s[i] == '.' && i+1 < len(s) && isDigit(s[i+1])):
+			toks = lexNumber(s, i, toks)
+		case vulgarFractions[r] != 0:
+			toks = append(toks, token{kind: tNum, text: s[i : i+size], low: s[i : i+size], start: i, end: i + size,
+				val: vulgarFractions[r], frac: true})
+		case isWordRune(r):
+			end := scanWord(s, i)
+			toks = append(toks, token{kind: tWord, text: s[i:end], low: strings.ToLower(s[i:end]), start: i, end: end})
+		default:
+			toks = append(toks, token{kind: tPunct, text: s[i : i+size], low: s[i : i+size], start: i, end: i + size})
+		}
+		toks[n].spaceBefore = space
+		space = false
+		i = toks[len(toks)-1].end
+	}
+	return toks
+}
+
+// scanWord returns the end of the word starting at i: letters, with inner hyphens and apostrophes
+// ("all-purpose", "confectioners'") and digits after the first letter ("7up" is not handled, "v8" is).
+func scanWord(s string, i int) int {
+	for i < len(s) {
+		r, size := runeAt(s, i)
+		switch {
+		case isWordRune(r) || (r < utf8.RuneSelf && isDigit(byte(r))):
+			i += size
+		case isApostrophe(r):
+			i += size
+		case r == '-':
+			next, _ := runeAt(s, i+size)
+			if !isWordRune(next) {
+				return i
+			}
+			i += size
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// lexNumber reads a number at i: an integer, a decimal ("1.5", "1,5"), a fraction ("1/2", "1⁄2"),
+// an integer with a vulgar fraction attached ("1½"), or a number glued to a unit ("200g"). Anything
+// that only looks like a number ("350°F", "9x13", "2%", "1/0") becomes a word, so it is never taken as
+// an amount.
+func lexNumber(s string, i int, toks []token) []token {
+	start := i
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	whole := j > start
+	num := s[start:j]
+	switch {
+	case j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]):
+		k := j + 1
+		for k < len(s) && isDigit(s[k]) {
+			k++
+		}
+		num = s[start:k]
+		j = k
+		whole = false
+	case j+1 < len(s) && s[j] == ',' && isDigit(s[j+1]) && whole:
+		k := j + 1
+		for k < len(s) && isDigit(s[k]) {
+			k++
+		}
+		switch {
+		case k-(j+1) == 3:
+			// "1,000": a thousands separator.
+			num = s[start:j] + s[j+1:k]
+			j = k
+		case k-(j+1) <= 2:
+			// "1,5": a decimal comma.
+			num = s[start:j] + "." + s[j+1:k]
+			j = k
+			whole = false
+		}
+	}
+	val, err := strconv.ParseFloat(num, 64)
+	tok := token{kind: tNum, start: start, val: val, whole: whole}
+	if err != nil || math.IsInf(val, 0) || math.IsNaN(val) {
+		tok.kind = tWord
+	}
+
+	// A fraction: "1/2" or "1⁄2" (fraction slash).
+	if whole {
+		if r, size := runeAt(s, j); (r == '/' || r == '⁄') && j+size < len(s) && isDigit(s[j+size]) {
+			k := j + size
+			for k < len(s) && isDigit(s[k]) {
+				k++
+			}
+			den, derr := strconv.ParseFloat(s[j+size:k], 64)
+			j = k
+			if derr != nil || den == 0 || math.IsInf(den, 0) || tok.kind != tNum {
+				tok.kind = tWord
+			} else {
+				tok.val = val / den
+				tok.whole = false
+				tok.frac = tok.val < 1
+			}
+		}
+	}
+	// "1½": an integer with a vulgar fraction glued on.
+	if r, size := runeAt(s, j); vulgarFractions[r] != 0 && tok.kind == tNum && tok.whole {
+		tok.val += vulgarFractions[r]
+		tok.whole = false
+		j += size
+	}
+
+	r, _ := runeAt(s, j)
+	switch {
+	case r == '%' || r == '°' || r == 'º' || ((r == 'x' || r == 'X') && j+1 < len(s) && isDigit(s[j+1])):
+		// "2%", "350°F", "9x13": keep the whole run as one word.
+		end := j + 1
+		if r != 'x' && r != 'X' {
+			_, size := runeAt(s, j)
+			end = j + size
+		}
+		for end < len(s) {
+			r2, size := runeAt(s, end)
+			if !(isWordRune(r2) || (r2 < utf8.RuneSelf && isDigit(byte(r2))) || r2 == 'x' || r2 == '.' || r2 == '°') {
+				break
+			}
+			end += size
+		}
+		tok.kind = tWord
+		j = end
+	case isWordRune(r):
+		// "200g", "1tbsp", "2lb": split when the letters are a unit; otherwise ("2nd") one word.
+		end := scanWord(s, j)
+		if w := strings.ToLower(s[j:end]); tok.kind == tNum && (lookupUnit(s[j:end], true) != "" || w == "fl" || (dimensionWords[w] && w != "x")) {
+			tok.text, tok.low, tok.end = s[start:j], s[start:j], j
+			toks = append(toks, tok)
+			return append(toks, token{kind: tWord, text: s[j:end], low: strings.ToLower(s[j:end]), start: j, end: end})
+		}
+		tok.kind = tWord
+		j = end
+	}
+	tok.text, tok.low, tok.end = s[start:j], strings.ToLower(s[start:j]), j
+	return append(toks, tok)
+}

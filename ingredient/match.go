@@ -1,0 +1,676 @@
+package ingredient
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Key kinds, from the weakest to the strongest evidence that a step names an ingredient. When
+// several ingredients have a key for the same words of a step, the longest key wins, then the
+// strongest kind, then the key that covers more of the ingredient's name.
+const (
+	kindHypernym     = 1  // "the pasta" for spaghetti
+	kindModifier     = 3  // "the cheddar" for cheddar cheese
+	kindPartModifier = 5  // "the chicken" for chicken thighs
+	kindHead         = 6  // "the oil" for olive oil
+	kindSuffix       = 8  // "brown sugar" for light brown sugar
+	kindFull         = 10 // the whole name, descriptors aside
+	synonymPenalty   = 1  // a synonym is slightly weaker than the word itself
+)
+
+type candidate struct {
+	ing   int
+	kind  int
+	cover float64 // share of the ingredient's name the key covers
+	head  string  // the head noun of the ingredient's name
+}
+
+// matchIndex holds the keys of one recipe's ingredients.
+type matchIndex struct {
+	keys     map[string][]candidate
+	first    map[string]bool // first words of keys, to skip most step words at once
+	maxLen   int
+	salt     []int // ingredients that are salt or plain pepper, for "season to taste"
+	greasing []int // ingredients listed "for greasing"
+	dusting  []int // ingredients listed "for dusting"
+}
+
+// Match links ingredient lines to the instruction steps that use them. It returns
+// [ingredientIndex, stepIndex] pairs sorted by ingredient, then step; never nil.
+//
+// A step uses an ingredient when it names it: by its name without descriptors, its head noun
+// ("the oil" for olive oil), the food a part belongs to ("the chicken" for chicken thighs), a
+// singular or plural form, a synonym (scallions/green onions, cilantro/coriander), or a kind ("the
+// pasta" for spaghetti). The longest, most specific name wins, so "brown sugar" in a step links brown
+// sugar and not sugar, and words match whole, so "salt" never links "unsalted butter" nor "oil"
+// "boil". An ingredient is linked to every step that names it ("the remaining flour"). Ingredients a
+// step does not name stay unlinked: the matcher does not guess. "Season to taste" links salt and
+// pepper, and "grease the pan" an ingredient listed "for greasing".
+func Match(ingredients, steps []string) [][2]int {
+	parsed := make([]Parsed, len(ingredients))
+	for i, line := range ingredients {
+		parsed[i] = Parse(line)
+	}
+	return MatchParsed(parsed, steps)
+}
+
+// MatchParsed is Match for ingredients already parsed, so a caller that stores the parsed parts
+// does not parse twice. Name is what is matched; Notes ("for greasing"), Quantity and Unit (to tell
+// two lines of the same food apart) help.
+func MatchParsed(ingredients []Parsed, steps []string) [][2]int {
+	idx := buildIndex(ingredients)
+	hits := make([][]hit, len(steps))
+	texts := make([]normText, len(steps))
+	// A bare head noun shared by several ingredients ("the oil" with vegetable oil and sesame oil)
+	// most likely means one the recipe never calls by its full name: the first pass finds those.
+	named := make([]bool, len(ingredients))
+	for s, text := range steps {
+		texts[s] = normalizeText(text, true)
+		hits[s] = idx.scan(texts[s])
+		for _, h := range hits[s] {
+			for _, c := range h.cands {
+				if c.kind >= kindSuffix-synonymPenalty {
+					named[c.ing] = true
+				}
+			}
+		}
+	}
+	links := make([][2]int, 0, len(ingredients)*2)
+	found := make([]bool, len(ingredients))
+	for s, text := range steps {
+		clear(found)
+		var anchors []int
+		var ambiguous [][]int
+		for _, h := range hits[s] {
+			ings, kind := resolve(h, named, ingredients, text[:h.start])
+			switch {
+			case len(ings) == 1:
+				anchors = append(anchors, ings[0])
+			case kind != kindHypernym && (!h.plural || kind >= kindFull-synonymPenalty):
+				// "the sugar" with a crust sugar and a filling sugar: decide once the step's other
+				// ingredients are known. (A plural of different foods, "the onions" with red and
+				// yellow onions, keeps them all; a plural of one food listed twice does not.)
+				ambiguous = append(ambiguous, ings)
+				continue
+			}
+			for _, ing := range ings {
+				found[ing] = true
+			}
+		}
+		for _, ings := range ambiguous {
+			for _, ing := range nearest(ings, anchors) {
+				found[ing] = true
+			}
+		}
+		idx.implicit(texts[s].words, found)
+		for ing, ok := range found {
+			if ok {
+				links = append(links, [2]int{ing, s})
+			}
+		}
+	}
+	slices.SortFunc(links, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	return links
+}
+
+// hit is one span of a step and the candidates for it.
+type hit struct {
+	cands  []candidate
+	plural bool // "the cheeses", "the onions": may mean several ingredients
+	start  int  // byte offset of the span in the step
+}
+
+// byAmount keeps, of several lines a mention could mean, those whose amount the step gives just
+// before the name ("add 1/2 cup sugar" with "1/2 cup sugar" and "2 1/2 cups sugar" listed). Without
+// an amount, or when it fits none of them, it keeps them all.
+func byAmount(cands []candidate, parsed []Parsed, before string) []candidate {
+	if len(cands) < 2 || len(parsed) == 0 {
+		return cands
+	}
+	q, unit, ok := trailingAmount(before)
+	if !ok {
+		return cands
+	}
+	var out []candidate
+	for _, c := range cands {
+		p := parsed[c.ing]
+		if p.Quantity != nil && *p.Quantity == q && p.Unit == unit {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return cands
+	}
+	return out
+}
+
+// trailingAmount reads an amount and unit at the end of text ("... whisk in 1 1/2 cups of the").
+func trailingAmount(text string) (float64, string, bool) {
+	if len(text) > 48 {
+		cut := len(text) - 48
+		for cut < len(text) && !utf8.RuneStart(text[cut]) {
+			cut++
+		}
+		text = text[cut:]
+	}
+	toks := lex(text)
+	end := len(toks)
+	for end > 0 && toks[end-1].kind == tWord && (toks[end-1].low == "of" || toks[end-1].low == "the") {
+		end--
+	}
+	toks = toks[:end]
+	// Find where the amount starts: the earliest of the numbers right before the end.
+	k := len(toks)
+	for k > 0 && k > len(toks)-6 {
+		t := toks[k-1]
+		amountPart := t.kind == tNum || (t.kind == tPunct && t.text == "-") ||
+			(t.kind == tWord && (lookupUnit(t.text, true) != "" || t.low == "to" || t.low == "and"))
+		if !amountPart {
+			break
+		}
+		k--
+	}
+	for k < len(toks) && toks[k].kind != tNum {
+		k++
+	}
+	p := parser{line: text, toks: toks}
+	q, _, next, ok := p.amount(k)
+	if !ok {
+		return 0, "", false
+	}
+	if next == len(toks) {
+		return q, "", true
+	}
+	u, uend := p.unit(next, true, false)
+	if u == "" || uend < len(toks) && !(uend == len(toks)-1 && toks[uend].kind == tPunct) {
+		return 0, "", false
+	}
+	return q, u, true
+}
+
+// resolve picks the ingredients a hit links, and their kind: the strongest kind; then the lines
+// whose amount the step gives; then the largest cover; among ingredients still tied, those never
+// named in full elsewhere if there are such.
+func resolve(h hit, named []bool, parsed []Parsed, before string) ([]int, int) {
+	cands := h.cands
+	bestKind := -1
+	for _, c := range cands {
+		bestKind = max(bestKind, c.kind)
+	}
+	strongest := make([]candidate, 0, len(cands))
+	for _, c := range cands {
+		if c.kind == bestKind {
+			strongest = append(strongest, c)
+		}
+	}
+	strongest = byAmount(strongest, parsed, before)
+	if h.plural && bestKind < kindFull-synonymPenalty {
+		// "add your cheeses": every food the plural can mean.
+		out := make([]int, len(strongest))
+		for i, c := range strongest {
+			out[i] = c.ing
+		}
+		return out, bestKind
+	}
+	bestCover := -1.0
+	for _, c := range strongest {
+		bestCover = max(bestCover, c.cover)
+	}
+	var tied, unnamed []int
+	for _, c := range strongest {
+		if c.cover == bestCover {
+			tied = append(tied, c.ing)
+			if !named[c.ing] {
+				unnamed = append(unnamed, c.ing)
+			}
+		}
+	}
+	if len(tied) > 1 && len(unnamed) > 0 && bestKind < kindSuffix-synonymPenalty {
+		return unnamed, bestKind
+	}
+	return tied, bestKind
+}
+
+// nearest keeps, of several ingredients a singular mention could mean, those listed clearly closest
+// to the other ingredients of the same step: recipes list ingredients in the order of use, and group
+// those of a crust or a frosting together. When no candidate is clearly closer ("the cabbage" with
+// red and green cabbage listed side by side), or there is nothing to compare to, it keeps them all.
+func nearest(ings, anchors []int) []int {
+	if len(anchors) == 0 {
+		return ings
+	}
+	mean := 0.0
+	for _, a := range anchors {
+		mean += float64(a)
+	}
+	mean /= float64(len(anchors))
+	dist := make([]float64, len(ings))
+	best := -1.0
+	for i, ing := range ings {
+		dist[i] = float64(ing) - mean
+		if dist[i] < 0 {
+			dist[i] = -dist[i]
+		}
+		if best < 0 || dist[i] < best {
+			best = dist[i]
+		}
+	}
+	var out []int
+	for i, ing := range ings {
+		if dist[i] <= 1.5*best+0.5 {
+			out = append(out, ing)
+		}
+	}
+	return out
+}
+
+// scan finds, left to right, the longest key at each position of a step.
+func (idx *matchIndex) scan(text normText) []hit {
+	toks := text.words
+	var hits []hit
+	for i := 0; i < len(toks); {
+		t := toks[i]
+		if t == sep {
+			i++
+			continue
+		}
+		if verbNouns[t] && i+1 < len(toks) && verbFollowers[toks[i+1]] {
+			i++
+			continue
+		}
+		var best []candidate
+		bestLen := 0
+		if idx.first[t] {
+			limit := min(idx.maxLen, len(toks)-i)
+			for L := 1; L < limit; L++ {
+				if toks[i+L] == sep {
+					limit = L
+					break
+				}
+			}
+			for L := limit; L >= 1; L-- {
+				if c, ok := idx.keys[joinWords(toks[i:i+L])]; ok {
+					best, bestLen = c, L
+					break
+				}
+			}
+		}
+		// "bread crumbs" in a step for "breadcrumbs" in the list, or the other way round (keys of two
+		// words are also stored joined).
+		if bestLen < 2 && i+1 < len(toks) && toks[i+1] != sep {
+			if c, ok := idx.keys[t+toks[i+1]]; ok {
+				best, bestLen = c, 2
+			}
+		}
+		// "the green and red cabbage": the first adjective shares the noun after the second.
+		if bestLen == 0 && distributive[t] && i+3 < len(toks) && connectors[toks[i+1]] && distributive[toks[i+2]] {
+			for L := min(idx.maxLen-1, len(toks)-i-3); L >= 1; L-- {
+				if c, ok := idx.keys[t+" "+joinWords(toks[i+3:i+3+L])]; ok {
+					best, bestLen = c, 1
+					break
+				}
+			}
+		}
+		if bestLen > 0 && i+bestLen < len(toks) {
+			best = dropOtherForms(best, toks[i+bestLen])
+		}
+		if bestLen > 0 && text.plural[i+bestLen-1] {
+			best = dropMassProducts(best)
+		}
+		if len(best) == 0 || isEquipment(toks, i+bestLen) {
+			i++
+			continue
+		}
+		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i]})
+		i += bestLen
+	}
+	return hits
+}
+
+// dropOtherForms removes the weak candidates of a span followed by a form of food other than their
+// own: "curry sauce" is not the curry powder, "chilli oil" not the chilli powder, "vanilla pod" not
+// the vanilla extract, "herb oil" not the parsley. A full name is kept ("the lemon juice" uses the
+// lemon).
+func dropOtherForms(cands []candidate, next string) []candidate {
+	if !formWords[next] {
+		return cands
+	}
+	out := cands[:0:0]
+	for _, c := range cands {
+		if c.kind > kindPartModifier || c.head == next {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// dropMassProducts removes, for a plural word, the products named after it: "the pistachios" are
+// not the pistachio extract, "the tomatoes" not the tomato paste.
+func dropMassProducts(cands []candidate) []candidate {
+	out := cands[:0:0]
+	for _, c := range cands {
+		isModifier := c.kind == kindModifier || c.kind == kindModifier-synonymPenalty
+		if !isModifier || !massHeads[c.head] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// isEquipment reports whether the word at i makes the words before it a tool: "stock pot", "garlic
+// press", "rice cooker", "cheese grater".
+func isEquipment(toks []string, i int) bool {
+	if i >= len(toks) || !equipment[toks[i]] {
+		return false
+	}
+	return !(toks[i] == "pot" && i+1 < len(toks) && toks[i+1] == "pie")
+}
+
+// implicit adds the links a step makes without naming the ingredient: seasoning to taste, greasing
+// and dusting with an ingredient listed for it.
+func (idx *matchIndex) implicit(toks []string, found []bool) {
+	season, grease, dust := false, false, false
+	for i, t := range toks {
+		switch t {
+		case "season":
+			season = true
+		case "seasoning":
+			season = season || (i > 0 && (toks[i-1] == "the" || toks[i-1] == "for"))
+		case "grease":
+			grease = true
+		case "dust":
+			dust = true
+		}
+	}
+	if season {
+		named := false
+		for _, ing := range idx.salt {
+			named = named || found[ing]
+		}
+		if !named {
+			for _, ing := range idx.salt {
+				found[ing] = true
+			}
+		}
+	}
+	if grease {
+		for _, ing := range idx.greasing {
+			found[ing] = true
+		}
+	}
+	if dust {
+		for _, ing := range idx.dusting {
+			found[ing] = true
+		}
+	}
+}
+
+func joinWords(w []string) string {
+	if len(w) == 1 {
+		return w[0]
+	}
+	return strings.Join(w, " ")
+}
+
+// synonymIndex maps the first word of every synonym phrase to the phrases starting with it, so
+// finding the synonyms in a name costs one map lookup per word.
+type synonymPhrase struct {
+	words []string
+	group int
+}
+
+var (
+	normalizedSynonyms [][][]string
+	synonymIndex       = map[string][]synonymPhrase{}
+)
+
+func init() {
+	normalizedSynonyms = make([][][]string, len(synonyms))
+	for g, group := range synonyms {
+		for _, phrase := range group {
+			words := normalize(phrase)
+			normalizedSynonyms[g] = append(normalizedSynonyms[g], words)
+			synonymIndex[words[0]] = append(synonymIndex[words[0]], synonymPhrase{words, g})
+		}
+	}
+}
+
+// partUnits are units that name a part of the food, which steps use as a noun ("the cloves", "the
+// stalks").
+var partUnits = map[string]bool{unitClove: true, unitStalk: true, unitSprig: true, unitEar: true}
+
+var saltWords = setOf("sea", "kosher", "table", "fine", "flaky", "coarse", "flake", "rock", "maldon")
+var pepperWords = setOf("black", "white", "ground", "cracked", "peppercorn")
+
+func buildIndex(ings []Parsed) *matchIndex {
+	idx := &matchIndex{keys: map[string][]candidate{}, first: map[string]bool{}}
+	for i, p := range ings {
+		if p.Name == "" {
+			continue
+		}
+		seasoning := false
+		for _, alt := range alternatives(normalize(p.Name)) {
+			w := dropIgnored(alt)
+			seasoning = seasoning || isSaltOrPepper(w)
+			idx.addKeys(i, w, 0)
+			if partUnits[p.Unit] && len(w) > 0 {
+				// "3 garlic cloves" parses as unit clove, name garlic; a step may still say "the cloves".
+				idx.addKeys(i, append(slices.Clip(w), p.Unit), 0)
+			}
+			for _, v := range synonymVariants(alt) {
+				idx.addKeys(i, dropIgnored(v), synonymPenalty)
+			}
+		}
+		if seasoning {
+			idx.salt = append(idx.salt, i)
+		}
+		notes := strings.ToLower(p.Notes)
+		if strings.Contains(notes, "greas") {
+			idx.greasing = append(idx.greasing, i)
+		}
+		if strings.Contains(notes, "dusting") {
+			idx.dusting = append(idx.dusting, i)
+		}
+	}
+	return idx
+}
+
+func isSaltOrPepper(w []string) bool {
+	if len(w) == 0 {
+		return false
+	}
+	var extra map[string]bool
+	switch w[len(w)-1] {
+	case "salt":
+		extra = saltWords
+	case "pepper":
+		extra = pepperWords
+	default:
+		return false
+	}
+	for _, x := range w[:len(w)-1] {
+		if !extra[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// alternatives splits a name on "and", "or" and punctuation ("salt and pepper", "butter or
+// margarine"). A lone adjective shares the noun of the last alternative ("chicken or vegetable
+// stock" → "chicken stock", "vegetable stock").
+func alternatives(toks []string) [][]string {
+	switch strings.Join(toks, " ") {
+	case "half and half", "sweet and sour sauce", "salt and vinegar", "mac and cheese":
+		return [][]string{toks}
+	}
+	var alts [][]string
+	var cur []string
+	for _, t := range toks {
+		if t == sep || connectors[t] || t == "plus" {
+			if len(cur) > 0 {
+				alts = append(alts, cur)
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, t)
+	}
+	if len(cur) > 0 {
+		alts = append(alts, cur)
+	}
+	if len(alts) > 1 {
+		last := dropIgnored(alts[len(alts)-1])
+		for k := 0; k < len(alts)-1; k++ {
+			w := dropIgnored(alts[k])
+			if len(w) == 1 && distributive[w[0]] && len(last) >= 2 {
+				alts[k] = append([]string{w[0]}, last[1:]...)
+			}
+		}
+	}
+	return alts
+}
+
+// synonymVariants returns alt with each synonym phrase it contains replaced by the other members of
+// its group.
+func synonymVariants(alt []string) [][]string {
+	var out [][]string
+	for pos, w := range alt {
+		for _, ph := range synonymIndex[w] {
+			member := ph.words
+			if pos+len(member) > len(alt) || !equalWords(alt[pos:pos+len(member)], member) {
+				continue
+			}
+			for _, other := range normalizedSynonyms[ph.group] {
+				if equalWords(other, member) {
+					continue
+				}
+				v := make([]string, 0, len(alt)-len(member)+len(other))
+				v = append(v, alt[:pos]...)
+				v = append(v, other...)
+				v = append(v, alt[pos+len(member):]...)
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// dropIgnored removes descriptors, numbers and leading or trailing "of".
+func dropIgnored(words []string) []string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		if w == sep || ignoredInNames[w] || isNumber(w) {
+			continue
+		}
+		out = append(out, w)
+	}
+	for len(out) > 0 && out[0] == "of" {
+		out = out[1:]
+	}
+	for len(out) > 0 && out[len(out)-1] == "of" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+func isNumber(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isDigit(w[i]) {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// maxKeyWords bounds the words of a name that make keys. Food names are short; the bound keeps a
+// pasted paragraph from making a quadratic number of keys.
+const maxKeyWords = 8
+
+var isSpice = endsWithAny(spices)
+
+// addKeys adds the keys of one form of an ingredient's name (w, head last).
+func (idx *matchIndex) addKeys(ing int, w []string, penalty int) {
+	if len(w) > maxKeyWords {
+		w = w[len(w)-maxKeyWords:] // the head is last
+	}
+	n := len(w)
+	if n == 0 {
+		return
+	}
+	head := w[n-1]
+	key := func(kind int, cover float64) candidate {
+		return candidate{ing: ing, kind: kind, cover: cover, head: head}
+	}
+	idx.add(key(kindFull-penalty, 1), w)
+	if n > 1 && w[0] == "ground" && w[n-1] != "coriander" && isSpice(w) {
+		// "ground cinnamon" and "cinnamon" are the same spice: neither is the more specific name.
+		// Not coriander, whose bare name more often means the leaves (cilantro).
+		idx.add(key(kindFull-penalty, 1), w[1:])
+	}
+	for s := 1; s < n-1; s++ {
+		idx.add(key(kindSuffix-penalty, float64(n-s)/float64(n)), w[s:])
+	}
+	if n > 1 && !bannedHeads[head] {
+		idx.add(key(kindHead-penalty, 1/float64(n)), w[n-1:])
+	}
+	if n > 1 {
+		kind := 0
+		switch {
+		case partNouns[head]:
+			kind = kindPartModifier
+		case modifierHeads[head]:
+			kind = kindModifier
+		}
+		if kind > 0 {
+			// Every run of the modifier: "chicken breast fillet" is "the chicken" and "the chicken
+			// breast", "makrut lime leaves" are "the lime leaves".
+			mod := w[:n-1]
+			for a := range mod {
+				for b := a + 1; b <= len(mod); b++ {
+					m := mod[a:b]
+					if len(m) == 1 && (adjectives[m[0]] || bannedHeads[m[0]]) {
+						continue
+					}
+					idx.add(key(kind-penalty, float64(len(m))/float64(n)), m)
+				}
+			}
+		}
+	}
+	for _, h := range hypernyms {
+		if h.test(w) {
+			// Every member of a kind is that kind equally: "the cheeses" is the sharp cheddar as
+			// much as the Gruyère, so the cover tie-break does not apply.
+			idx.add(key(kindHypernym, 1), h.word)
+		}
+	}
+}
+
+func (idx *matchIndex) add(c candidate, words []string) {
+	idx.put(c, joinWords(words))
+	idx.first[words[0]] = true
+	idx.maxLen = max(idx.maxLen, len(words))
+	if len(words) == 2 {
+		idx.put(c, words[0]+words[1])
+		idx.first[words[0]+words[1]] = true
+	}
+}
+
+func (idx *matchIndex) put(c candidate, key string) {
+	cands := idx.keys[key]
+	for j := range cands {
+		if cands[j].ing == c.ing {
+			if c.kind > cands[j].kind || (c.kind == cands[j].kind && c.cover > cands[j].cover) {
+				cands[j] = c
+			}
+			return
+		}
+	}
+	idx.keys[key] = append(cands, c)
+}

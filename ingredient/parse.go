@@ -1,0 +1,713 @@
+// Package ingredient reads ingredient lines and links ingredients to the instruction steps that use
+// them. It is pure: no I/O, no database, no network, and every function is deterministic.
+package ingredient
+
+import (
+	"strings"
+)
+
+// Parsed is an ingredient line split into its parts. The original line is not part of it: callers
+// keep the text as written and show these parts beside it.
+//
+// Quantity is nil when the line has no amount written in digits ("salt to taste", "a pinch of
+// nutmeg", "two eggs"): the same rule the web client's servings scaling uses, so a line the client
+// does not scale has no quantity here. A range ("2-3", "2 to 3") sets QuantityMax too. Package sizes
+// ("1 (14 oz) can") are not the quantity: Quantity is 1, Unit "can", and "14 oz" is a note.
+//
+// Name is the food, taken verbatim from the line (so it is always a substring of it): descriptive and
+// preparation words around it go to Notes ("1 cup finely chopped onion" → "onion", notes "finely
+// chopped"), including those of canned goods ("1 can diced tomatoes" → "tomatoes", notes "diced"),
+// because one rule applied everywhere is easier to rely on than a list of products. Words that name a
+// kind of the food stay in the name ("brown sugar", "unsalted butter", "ground cumin", "extra-virgin
+// olive oil"). Notes holds the removed parts in line order, joined by "; ".
+type Parsed struct {
+	Quantity    *float64 `json:"quantity,omitempty"`
+	QuantityMax *float64 `json:"quantityMax,omitempty"`
+	Unit        string   `json:"unit,omitempty"`
+	Name        string   `json:"name"`
+	Notes       string   `json:"notes,omitempty"`
+}
+
+// Parse splits one ingredient line into quantity, unit, name and notes. It never fails: a line it
+// cannot read comes back with only the parts it found (often just Name).
+func Parse(line string) Parsed {
+	trimmed := strings.TrimSpace(line)
+	if trimmed == "" {
+		return Parsed{}
+	}
+	toks := lex(line)
+	// "For the sauce:", "To serve" or "For the topping" is a section heading pasted into the list,
+	// not an ingredient. "For garnish: parsley" names one after the colon.
+	if !hasNumber(toks) {
+		first := strings.ToLower(strings.Fields(trimmed)[0])
+		if strings.HasSuffix(trimmed, ":") || ((first == "for" || first == "to") && !strings.Contains(trimmed, ":")) {
+			return Parsed{Notes: strings.TrimSpace(strings.TrimSuffix(trimmed, ":"))}
+		}
+	}
+	if first := strings.ToLower(strings.Fields(trimmed)[0]); (first == "for" || first == "to") && strings.Contains(line, ":") {
+		colon := strings.Index(line, ":")
+		head := strings.TrimSpace(line[:colon])
+		p := parser{line: line, toks: lex(line)}
+		// Parse the part after the colon in place, so the name stays a slice of the line.
+		for k, t := range p.toks {
+			if t.start > colon {
+				p.i = k
+				break
+			}
+			p.i = len(p.toks)
+		}
+		out := p.parse()
+		if out.Notes == "" {
+			out.Notes = head
+		} else {
+			out.Notes = head + "; " + out.Notes
+		}
+		return out
+	}
+	p := parser{line: line, toks: toks}
+	return p.parse()
+}
+
+func hasNumber(toks []token) bool {
+	for _, t := range toks {
+		if t.kind == tNum {
+			return true
+		}
+	}
+	return false
+}
+
+type parser struct {
+	line    string
+	toks    []token
+	i       int
+	notes   []string
+	out     Parsed
+	closers []int // see closeParen
+}
+
+func (p *parser) tok(i int) *token {
+	if i < 0 || i >= len(p.toks) {
+		return nil
+	}
+	return &p.toks[i]
+}
+
+func (p *parser) isWord(i int, words ...string) bool {
+	t := p.tok(i)
+	if t == nil || t.kind != tWord {
+		return false
+	}
+	for _, w := range words {
+		if t.low == w {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) tokLow(i int) string {
+	if t := p.tok(i); t != nil {
+		return t.low
+	}
+	return ""
+}
+
+func (p *parser) isPunct(i int, puncts ...string) bool {
+	t := p.tok(i)
+	if t == nil || t.kind != tPunct {
+		return false
+	}
+	for _, s := range puncts {
+		if t.text == s {
+			return true
+		}
+	}
+	return false
+}
+
+// span returns the original text of tokens [a, b).
+func (p *parser) span(a, b int) string {
+	if a < 0 || b > len(p.toks) || a >= b {
+		return ""
+	}
+	return p.line[p.toks[a].start:p.toks[b-1].end]
+}
+
+// note records a removed part, without surrounding punctuation or parentheses.
+func (p *parser) note(s string) {
+	s = strings.NewReplacer("(", "", ")", "", "[", "", "]", "").Replace(s)
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.TrimRight(s, " ,;:-–—*.")
+	s = strings.TrimLeft(s, " ,;:-–—*")
+	if strings.HasPrefix(s, ".") && !(len(s) > 1 && isDigit(s[1])) {
+		s = strings.TrimLeft(s, ".")
+	}
+	s = strings.TrimSpace(s)
+	for _, c := range []string{"and", "or"} {
+		s = strings.TrimSpace(strings.TrimSuffix(s, " "+c))
+	}
+	if s != "" {
+		p.notes = append(p.notes, s)
+	}
+}
+
+func (p *parser) parse() Parsed {
+	// Bullets and list markers.
+	for p.isPunct(p.i, "-", "*", "•", "·", "–", "—", ">", "◦", "▪") {
+		p.i++
+	}
+	article := p.prefix()
+	haveNumber := false
+	if q, qmax, next, ok := p.amount(p.i); ok {
+		if end := p.dimensionAfter(next); end > 0 {
+			// "1-inch piece ginger", "2 inch piece": a size, not an amount.
+			p.note(p.span(p.i, end))
+			p.i = end
+		} else {
+			p.out.Quantity, p.out.QuantityMax = ptr(q), qmax
+			p.i = next
+		}
+		haveNumber = true
+		p.packageSizes()
+	}
+	if !haveNumber {
+		p.sizeBeforeUnit()
+	}
+	unitAt := p.i
+	if u, next := p.unit(p.i, haveNumber, article); u != "" {
+		p.out.Unit = u
+		p.i = next
+		p.afterUnit()
+	}
+	p.name()
+	if p.out.Name == "" && p.out.Unit == unitClove && p.toks[unitAt].kind == tWord {
+		// "3 whole cloves": the spice, not garlic cloves.
+		p.out.Name, p.out.Unit = p.toks[unitAt].text, ""
+	}
+	if p.out.Quantity != nil && p.out.QuantityMax != nil && *p.out.QuantityMax < *p.out.Quantity {
+		p.out.Quantity, p.out.QuantityMax = p.out.QuantityMax, p.out.Quantity
+	}
+	p.out.Notes = strings.Join(p.notes, "; ")
+	return p.out
+}
+
+func ptr(f float64) *float64 { return &f }
+
+// prefix consumes what may come before the amount: articles ("a pinch"), approximations ("about 2
+// cups") and "juice of 1 lemon" openings. It reports whether an article was seen, which lets a unit
+// stand without a number ("a pinch of nutmeg").
+func (p *parser) prefix() (article bool) {
+	for n := 0; n < 8; n++ {
+		t := p.tok(p.i)
+		if t == nil {
+			return article
+		}
+		switch {
+		case t.kind == tWord && (t.low == "a" || t.low == "an"):
+			article = true
+			p.i++
+		case t.kind == tWord && t.low == "half" && p.isWord(p.i+1, "a", "an"):
+			p.note("half")
+			p.i += 2
+			article = true
+		case (t.kind == tWord || t.text == "~") && approxWords[t.low] && p.startsAmount(p.i+1):
+			p.note(t.text)
+			p.i++
+		case t.kind == tWord && leadOfWords[t.low]:
+			j := p.i
+			for j < len(p.toks) && p.toks[j].kind == tWord && leadOfWords[p.toks[j].low] {
+				j++
+			}
+			if !p.isWord(j, "of") && !(p.isWord(j, "from") && p.startsAmount(j+1)) {
+				return article
+			}
+			p.note(p.span(p.i, j))
+			p.i = j + 1
+		default:
+			return article
+		}
+	}
+	return article
+}
+
+func (p *parser) startsAmount(i int) bool {
+	t := p.tok(i)
+	return t != nil && t.kind == tNum
+}
+
+// number reads one number at i, joining mixed numbers ("1 1/2", "1 ½", "1-1/2").
+func (p *parser) number(i int) (float64, int, bool) {
+	t := p.tok(i)
+	if t == nil || t.kind != tNum {
+		return 0, i, false
+	}
+	v, j := t.val, i+1
+	if t.whole {
+		if n := p.tok(j); n != nil && n.kind == tNum && n.frac {
+			return v + n.val, j + 1, true
+		}
+		if n := p.tok(j + 1); n != nil && n.kind == tNum && n.frac && p.isWord(j, "and") {
+			// "1 and 1/2 teaspoons"
+			return v + n.val, j + 2, true
+		}
+		if p.isPunct(j, "-") && !p.toks[j].spaceBefore {
+			if n := p.tok(j + 1); n != nil && n.kind == tNum && n.frac && !n.spaceBefore {
+				return v + n.val, j + 2, true
+			}
+		}
+	}
+	return v, j, true
+}
+
+// amount reads a number or a range ("2-3", "2 to 3", "1 or 2") at i.
+func (p *parser) amount(i int) (q float64, qmax *float64, next int, ok bool) {
+	q, next, ok = p.number(i)
+	if !ok {
+		return 0, nil, i, false
+	}
+	if p.isPunct(next, "-", "–", "—") || p.isWord(next, "to", "or") {
+		if v, k, ok2 := p.number(next + 1); ok2 {
+			return q, ptr(v), k, true
+		}
+	}
+	return q, nil, next, true
+}
+
+// dimensionAfter returns the end of a dimension word following an amount ("2-inch", "2 cm"), or 0.
+func (p *parser) dimensionAfter(i int) int {
+	j := i
+	if p.isPunct(j, "-") {
+		j++
+	}
+	if t := p.tok(j); t != nil && t.kind == tWord && t.low != "x" && (dimensionWords[t.low] || dimensionWords[strings.SplitN(t.low, "-", 2)[0]]) {
+		if p.isPunct(j+1, ".") && !p.toks[j+1].spaceBefore {
+			return j + 2
+		}
+		return j + 1
+	}
+	return 0
+}
+
+// packageSizes consumes sizes between the amount and the unit: "(14 oz)", "14-ounce", "15 oz"
+// before a container, "x 400g", and size words before a unit ("2 heaping tbsp").
+func (p *parser) packageSizes() {
+	for n := 0; n < 6; n++ {
+		t := p.tok(p.i)
+		if t == nil {
+			return
+		}
+		switch {
+		case t.kind == tPunct && (t.text == "(" || t.text == "["):
+			end := p.closeParen(p.i)
+			if end < 0 {
+				p.i++ // an unclosed parenthesis: drop it and read on
+				continue
+			}
+			p.note(p.span(p.i, end))
+			p.i = end
+		case t.kind == tWord && (t.low == "x" || t.low == "×") && p.startsAmount(p.i+1):
+			if end := p.measureAt(p.i + 1); end > 0 {
+				p.note(p.span(p.i+1, end))
+				p.i = end
+				continue
+			}
+			return
+		case t.kind == tNum:
+			// A second measure right after the amount is the size of each: "14-ounce", "28-oz." or
+			// "15 oz" before a container, "2 16 oz. packages", "2 1½-inch-thick chops".
+			end := p.measureAt(p.i)
+			if end == 0 {
+				if _, next, ok := p.number(p.i); ok {
+					end = p.dimensionAfter(next)
+				}
+			}
+			if end == 0 {
+				return
+			}
+			p.note(p.span(p.i, end))
+			p.i = end
+		case t.kind == tWord && isSizeWord(t.low):
+			if !p.sizeBeforeUnit() {
+				return
+			}
+		default:
+			return
+		}
+	}
+}
+
+// sizeBeforeUnit notes a size word standing before a unit ("2 heaping tbsp", "small bunch
+// coriander", "1 thumb-sized piece of ginger") and reports whether it did.
+func (p *parser) sizeBeforeUnit() bool {
+	t, next := p.tok(p.i), p.tok(p.i+1)
+	if t == nil || next == nil || t.kind != tWord || next.kind != tWord || !isSizeWord(t.low) ||
+		lookupUnit(next.text, true) == "" {
+		return false
+	}
+	p.note(t.text)
+	p.i++
+	return true
+}
+
+func isSizeWord(w string) bool {
+	return sizeWords[w] || strings.HasSuffix(w, "-sized") || strings.HasSuffix(w, "-size")
+}
+
+// measureAt reads "14 oz", "14-ounce", "400g", "28-oz." or "6 to 8-ounce" at i and returns its end,
+// or 0.
+func (p *parser) measureAt(i int) int {
+	_, _, j, ok := p.amount(i)
+	if !ok {
+		return 0
+	}
+	if p.isPunct(j, "-") && !p.toks[j].spaceBefore {
+		j++
+	}
+	t := p.tok(j)
+	if t == nil || t.kind != tWord {
+		return 0
+	}
+	u := lookupUnit(t.text, true)
+	if t.low == "fl" || t.low == "fluid" {
+		if end := p.flOz(j); end > 0 {
+			return end
+		}
+	}
+	if !measureUnits[u] {
+		return 0
+	}
+	if p.isPunct(j+1, ".") && !p.toks[j+1].spaceBefore {
+		return j + 2
+	}
+	return j + 1
+}
+
+// flOz reads "fl oz", "fl. oz.", "fluid ounces" at i and returns its end, or 0.
+func (p *parser) flOz(i int) int {
+	if !p.isWord(i, "fl", "fluid") {
+		return 0
+	}
+	j := i + 1
+	if p.isPunct(j, ".") {
+		j++
+	}
+	if !p.isWord(j, "oz", "ounce", "ounces", "ozs") {
+		return 0
+	}
+	if p.isPunct(j+1, ".") && !p.toks[j+1].spaceBefore {
+		return j + 2
+	}
+	return j + 1
+}
+
+// closeParen returns the index after the parenthesis that closes the one at i, or -1 when it is
+// never closed. The pairs are found once per line, so a line full of "(" stays linear.
+func (p *parser) closeParen(i int) int {
+	if p.closers == nil {
+		p.closers = make([]int, len(p.toks))
+		var round, square []int
+		for j, t := range p.toks {
+			p.closers[j] = -1
+			if t.kind != tPunct {
+				continue
+			}
+			switch t.text {
+			case "(":
+				round = append(round, j)
+			case "[":
+				square = append(square, j)
+			case ")":
+				if n := len(round); n > 0 {
+					p.closers[round[n-1]] = j + 1
+					round = round[:n-1]
+				}
+			case "]":
+				if n := len(square); n > 0 {
+					p.closers[square[n-1]] = j + 1
+					square = square[:n-1]
+				}
+			}
+		}
+	}
+	if i < 0 || i >= len(p.closers) {
+		return -1
+	}
+	return p.closers[i]
+}
+
+// unit reads a unit at i and returns it with the index after it (past a trailing "." and "of").
+// Without a number before it, a unit counts only in "a pinch", "pinch of": otherwise a line such as
+// "Head of lettuce" or "Can opener" would lose its first word.
+func (p *parser) unit(i int, afterNumber, article bool) (string, int) {
+	t := p.tok(i)
+	if t == nil || t.kind != tWord {
+		return "", i
+	}
+	u, end := "", i+1
+	if e := p.flOz(i); e > 0 {
+		u, end = unitFlOz, e
+	} else {
+		u = lookupUnit(t.text, afterNumber)
+		if (t.low == "rib" || t.low == "ribs") && (p.isWord(i+1, "celery") || p.isWord(i+1, "of") && p.isWord(i+2, "celery")) {
+			u = unitStalk // "2 ribs celery"; "pork ribs" stay a food
+		}
+		if u == "" {
+			return "", i
+		}
+		if p.isPunct(end, ".") && !p.toks[end].spaceBefore {
+			end++
+		}
+	}
+	hasOf := p.isWord(end, "of")
+	if !afterNumber && !article && !hasOf && !vagueUnits[u] {
+		return "", i
+	}
+	// A unit must leave something to name, or the word was the food ("1 can" is fine, but "2 heads"
+	// alone is too, so only refuse when the unit word is the last token and no number came before).
+	if !afterNumber && p.tok(end) == nil {
+		return "", i
+	}
+	if hasOf {
+		end++
+	}
+	return u, end
+}
+
+// afterUnit consumes what may follow a unit before the name: "(2 sticks)", "/ 1 lb 2 oz", a container
+// after a measure ("400 g can"), and the other end of a range written with units ("1 cup to 1 1/2 cups").
+func (p *parser) afterUnit() {
+	for n := 0; n < 6; n++ {
+		t := p.tok(p.i)
+		if t == nil {
+			return
+		}
+		switch {
+		case t.kind == tPunct && (t.text == "(" || t.text == "["):
+			end := p.closeParen(p.i)
+			if end < 0 {
+				p.i++ // an unclosed parenthesis: drop it and read on
+				continue
+			}
+			p.note(p.span(p.i, end))
+			p.i = end
+		case t.kind == tPunct && t.text == "/" && p.startsAmount(p.i+1):
+			j := p.i + 1
+			for j < len(p.toks) {
+				end := p.measureAt(j)
+				if end == 0 {
+					break
+				}
+				j = end
+			}
+			if j == p.i+1 {
+				return
+			}
+			p.note(p.span(p.i+1, j))
+			p.i = j
+		case t.kind == tWord && measureUnits[p.out.Unit] && containerUnits[lookupUnit(t.text, true)]:
+			p.note(t.text)
+			p.i++
+			if p.isWord(p.i, "of") {
+				p.i++
+			}
+		case p.out.QuantityMax == nil && p.out.Quantity != nil &&
+			(p.isPunct(p.i, "-", "–") || p.isWord(p.i, "to", "or")) && p.startsAmount(p.i+1):
+			v, j, _ := p.number(p.i + 1)
+			u, end := p.unit(j, true, false)
+			if u != p.out.Unit {
+				return
+			}
+			p.out.QuantityMax = ptr(v)
+			p.i = end
+		default:
+			return
+		}
+	}
+}
+
+// name finds the food in the rest of the line. Descriptors before it and after it become notes, as
+// does everything from the first separator after it (a comma, a parenthesis, "to taste", "for
+// serving"). Descriptors between two food words stay in the name, so the name is one piece of the
+// line ("salt and freshly ground black pepper").
+func (p *parser) name() {
+	nameStart, nameEnd, tail := -1, -1, len(p.toks)
+	leadStart, leadEnd := -1, -1
+	flushLead := func() {
+		if leadStart >= 0 {
+			p.note(p.span(leadStart, leadEnd+1))
+			leadStart, leadEnd = -1, -1
+		}
+	}
+scan:
+	for k := p.i; k < len(p.toks); k++ {
+		t := &p.toks[k]
+		switch t.kind {
+		case tPunct:
+			switch t.text {
+			case ",", ";":
+				if nameStart >= 0 {
+					tail = k
+					break scan
+				}
+			case "(", "[":
+				if nameStart >= 0 {
+					tail = k
+					break scan
+				}
+				end := p.closeParen(k)
+				if end < 0 {
+					continue
+				}
+				flushLead()
+				p.note(p.span(k, end))
+				k = end - 1
+			case "-", "–", "—", ":":
+				if nameStart >= 0 && (t.spaceBefore || t.text == ":") {
+					tail = k
+					break scan
+				}
+			}
+		case tNum:
+			if nameStart >= 0 {
+				tail = k
+				break scan
+			}
+			if leadStart < 0 {
+				leadStart = k
+			}
+			leadEnd = k
+			// A size before the name ("9-inch pie crust") is a note as a whole.
+			if _, next, ok := p.number(k); ok {
+				if end := p.dimensionAfter(next); end > 0 {
+					leadEnd = end - 1
+					k = end - 1
+				}
+			}
+		case tWord:
+			switch {
+			case nameStart >= 0 && p.isTail(k):
+				tail = k
+				break scan
+			case nameStart < 0 && leadStart >= 0 && t.low == "to" && descriptors[p.tokLow(k+1)]:
+				leadEnd = k // "medium to large"
+			case descriptors[t.low] && !(t.low == "minced" && p.isWord(k+1, meatWordList...)):
+				if nameStart < 0 {
+					if leadStart < 0 {
+						leadStart = k
+					}
+					leadEnd = k
+				}
+			case connectors[t.low] || t.low == "of" || t.low == "the" || t.low == "a" || t.low == "an":
+				// Part of the name when between food words, otherwise noise.
+			default:
+				if nameStart < 0 {
+					flushLead()
+					nameStart = k
+				}
+				nameEnd = k
+			}
+		}
+	}
+	flushLead()
+	if nameStart < 0 {
+		if p.i < tail {
+			p.note(p.span(p.i, tail))
+		}
+		return
+	}
+	wordsEnd := nameEnd
+	nameEnd = p.unitAfterName(nameStart, nameEnd)
+	p.out.Name = p.span(nameStart, nameEnd+1)
+	if wordsEnd+1 < tail {
+		p.note(p.span(wordsEnd+1, tail))
+	}
+	if tail < len(p.toks) {
+		p.noteTail(p.trailingAmount(tail))
+	}
+}
+
+// noteTail notes the tokens from i to the end, one note per parenthesis and one per run of text
+// between them: "diced (about 1 cup)" → "diced", "about 1 cup".
+func (p *parser) noteTail(i int) {
+	start := i
+	for k := i; k < len(p.toks); k++ {
+		if !p.isPunct(k, "(", "[") {
+			continue
+		}
+		end := p.closeParen(k)
+		if end < 0 {
+			continue
+		}
+		p.note(p.span(start, k))
+		p.note(p.span(k, end))
+		start = end
+		k = end - 1
+	}
+	p.note(p.span(start, len(p.toks)))
+}
+
+// trailingAmount reads the amount of lines written "water: 320 ml" or "salt - 1 tsp" when none came
+// before the name, and returns where the remaining notes start.
+func (p *parser) trailingAmount(tail int) int {
+	if p.out.Quantity != nil || !p.isPunct(tail, ":", "-", "–", "—") {
+		return tail
+	}
+	q, qmax, next, ok := p.amount(tail + 1)
+	if !ok || p.dimensionAfter(next) > 0 {
+		return tail
+	}
+	u, end := p.unit(next, true, false)
+	if p.out.Unit != "" && u != "" {
+		return tail
+	}
+	p.out.Quantity, p.out.QuantityMax = ptr(q), qmax
+	if u != "" {
+		p.out.Unit = u
+		return end
+	}
+	return next
+}
+
+// isTail reports whether the word at k starts the part after the name.
+func (p *parser) isTail(k int) bool {
+	t := p.toks[k]
+	if t.low == "or" {
+		// "butter or margarine" is one name; "1 cup, or more to taste" is not.
+		n := p.tok(k + 1)
+		return n == nil || n.kind == tNum || (n.kind == tWord && (n.low == "more" || n.low == "less" ||
+			n.low == "to" || n.low == "as" || n.low == "other" || n.low == "so" || n.low == "a"))
+	}
+	if !tailWords[t.low] {
+		return false
+	}
+	// "cut" and "about" are descriptors before the name and separators after it.
+	return true
+}
+
+// unitAfterName moves a unit written after the food ("3 garlic cloves", "2 celery stalks", "4 thyme
+// sprigs") out of the name when no unit came before it, and returns the new end of the name.
+func (p *parser) unitAfterName(start, end int) int {
+	if p.out.Unit != "" || end <= start {
+		return end
+	}
+	prev := end - 1
+	for prev > start && p.toks[prev].kind != tWord {
+		prev--
+	}
+	last, before := p.toks[end].low, p.toks[prev].low
+	u := ""
+	switch {
+	case (last == "clove" || last == "cloves") && before == "garlic":
+		u = unitClove
+	case (last == "stalk" || last == "stalks" || last == "rib" || last == "ribs") && (before == "celery" || before == "lemongrass"):
+		u = unitStalk
+	case last == "sprig" || last == "sprigs":
+		u = unitSprig
+	}
+	if u == "" {
+		return end
+	}
+	p.out.Unit = u
+	return prev
+}

@@ -1,0 +1,62 @@
+package ingredient
+
+// The word lists below are the whole of the package's knowledge of cooking. They are kept as plain
+// sets so a missed case is fixed by adding a word, not by changing an algorithm.
+
+// descriptors are words that describe the state, size, cut or quality of an ingredient rather than
+// the food itself. Parse moves them to the notes; the matcher ignores them.
+var descriptors = setOf(
+	// size
+	"large", "small", "medium", "medium-large", "medium-small", "extra-large", "xl", "jumbo", "big", "huge",
+	"tiny", "mini", "thick", "thin",
+	// cut and preparation
+	"chopped", "minced", "diced", "sliced", "grated", "shredded", "crushed", "crumbled", "cubed", "julienned",
+	"halved", "quartered", "peeled", "unpeeled", "seeded", "deseeded", "cored", "pitted", "stoned", "stemmed",
+	"trimmed", "rinsed", "drained", "washed", "scrubbed", "beaten", "whisked", "melted", "softened", "mashed",
+	"pureed", "puréed", "smashed", "torn", "zested", "juiced", "squeezed", "separated", "sifted", "packed",
+	"snipped", "shaved", "slivered", "flaked", "segmented", "spiralized", "cut", "patted", "deveined",
+	"shelled", "hulled", "mixed", "dissolved", "soaked", "reserved",
+	// temperature and state
+	"cold", "chilled", "warm", "warmed", "lukewarm", "room-temperature", "thawed", "defrosted", "frozen",
+	"fresh", "freshly", "dried", "toasted", "cooked", "uncooked", "raw", "leftover", "steamed", "boiled",
+	"hard-boiled", "soft-boiled", "hard-cooked", "ripe", "overripe", "firm", "day-old", "stale", "canned",
+	"jarred", "bottled", "homemade", "store-bought", "prepared",
+	// quality and amount qualifiers
+	"heaping", "heaped", "level", "scant", "generous", "rounded", "good-quality", "best-quality", "quality",
+	"organic", "lean", "boneless", "skinless", "bone-in", "skin-on", "optional", "divided", "additional",
+	// adverbs that go with the words above
+	"finely", "coarsely", "roughly", "thinly", "thickly", "lightly", "firmly", "loosely", "very", "well",
+	"freshly-ground", "finely-chopped", "roughly-chopped", "thinly-sliced", "about", "approximately",
+	// counts written as words: not amounts (see Parse), so they are notes
+	"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "dozen",
+)
+
+// sizeWords may sit between an amount and its unit ("2 heaping tablespoons", "1 large can").
+var sizeWords = setOf("large", "small", "medium", "big", "heaping", "heaped", "level", "scant", "generous",
+	"rounded", "good", "extra-large", "full", "whole")
+
+// leadOfWords may open a line of the form "juice of 1 lemon".
+var leadOfWords = setOf("juice", "zest", "rind", "peel", "grated", "finely", "freshly", "and", "the", "squeezed",
+	"seeds", "flesh", "leaves")
+
+// approxWords may precede an amount ("about 2 cups").
+var approxWords = setOf("about", "approximately", "approx", "around", "roughly", "~", "circa", "ca")
+
+// tailWords end the name: what follows is a note ("salt to taste", "oil for frying").
+var tailWords = setOf("for", "to", "plus", "if", "at", "cut", "such", "preferably", "optional", "divided",
+	"as", "into", "in", "with", "from", "without", "each", "per", "about", "approximately", "approx", "e.g",
+	"ideally", "see", "room")
+
+// connectors join words inside a name ("salt and pepper") or a run of descriptors ("peeled and diced").
+var connectors = setOf("and", "or", "&", "nor", "and/or")
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// meatWordList are the meats sold minced; "minced beef" names a product, "minced garlic" a cut.
+var meatWordList = []string{"beef", "pork", "lamb", "veal", "chicken", "turkey", "meat"}

@@ -1,0 +1,34 @@
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { api, type User } from './api';
+
+interface AuthState {
+  /** undefined while the silent refresh at start runs. */
+  user: User | null | undefined;
+}
+
+const AuthContext = createContext<AuthState>({ user: undefined });
+
+/** Restores the session from the refresh cookie at start and follows the client's session. */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<User | null | undefined>(undefined);
+  useEffect(() => {
+    const off = api.onSession((u) => setUser(u));
+    let live = true;
+    api.restoreSession().then((u) => {
+      if (live) setUser(u);
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, []);
+  return <AuthContext.Provider value={{ user }}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  return useContext(AuthContext);
+}
+
+export function isAdmin(user: User | null | undefined): boolean {
+  return user?.role === 'ADMIN';
+}

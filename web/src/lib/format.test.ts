@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatMinutes, srcSet } from './format';
+
+describe('format', () => {
+  it.each([
+    [null, null],
+    [0, null],
+    [5, '5 min'],
+    [60, '1 h'],
+    [95, '1 h 35 min'],
+  ])('minutes %s → %s', (m, s) => expect(formatMinutes(m)).toBe(s));
+
+  it.each([
+    [0, '0 B'],
+    [1023, '1023 B'],
+    [1536, '1.5 KB'],
+    [5 * 1024 * 1024, '5.0 MB'],
+    [300 * 1024 * 1024, '300 MB'],
+  ])('bytes %d → %s', (n, s) => expect(formatBytes(n)).toBe(s));
+
+  it('srcSet orders by width', () => {
+    expect(srcSet([{ url: '/b', width: 800 }, { url: '/a', width: 400 }])).toBe('/a 400w, /b 800w');
+    expect(srcSet([])).toBeUndefined();
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { flattenSteps, ingredientsByStep, recipeToInput } from './recipe';
+import type { Recipe } from './api';
+import { fromDrafts, moveItem, moveSection, toDrafts, type SectionDraft } from '../components/SectionsEditor';
+
+const recipe: Recipe = {
+  id: 'r1',
+  ownerId: 'u1',
+  title: 'Pie',
+  description: '',
+  servings: 8,
+  prepMinutes: 20,
+  cookMinutes: 45,
+  totalMinutes: 65,
+  sourceUrl: '',
+  imageUrl: null,
+  visibility: 'PRIVATE',
+  categories: ['Dessert'],
+  tags: ['baking'],
+  ingredientSections: [
+    { name: 'Crust', ingredients: [{ id: 'i1', text: '2 cups flour' }] },
+    { name: 'Filling', ingredients: [{ id: 'i2', text: '6 apples' }] },
+  ],
+  instructionSections: [
+    { name: 'Crust', steps: [{ id: 's1', text: 'Mix.' }, { id: 's2', text: 'Roll.' }] },
+    { name: 'Filling', steps: [{ id: 's3', text: 'Slice.' }] },
+  ],
+  createdAt: '',
+  updatedAt: '',
+};
+
+describe('recipe helpers', () => {
+  it('recipeToInput keeps item ids so mappings survive an edit', () => {
+    const input = recipeToInput(recipe);
+    expect(input.ingredientSections[1].ingredients[0]).toEqual({ id: 'i2', text: '6 apples' });
+    expect(input.instructionSections[0].steps.map((s) => s.id)).toEqual(['s1', 's2']);
+    expect(input).not.toHaveProperty('id');
+    expect(input).not.toHaveProperty('imageUrl');
+  });
+
+  it('flattenSteps numbers steps across sections', () => {
+    expect(flattenSteps(recipe).map((s) => [s.number, s.id, s.section])).toEqual([
+      [1, 's1', 'Crust'],
+      [2, 's2', 'Crust'],
+      [3, 's3', 'Filling'],
+    ]);
+  });
+
+  it('ingredientsByStep groups mapping pairs', () => {
+    const m = ingredientsByStep([
+      { ingredientId: 'i1', stepId: 's1' },
+      { ingredientId: 'i2', stepId: 's1' },
+      { ingredientId: 'i2', stepId: 's3' },
+    ]);
+    expect([...m.get('s1')!]).toEqual(['i1', 'i2']);
+    expect(m.get('s2')).toBeUndefined();
+  });
+});
+
+describe('section drafts', () => {
+  const drafts = (): SectionDraft[] =>
+    toDrafts(recipe.ingredientSections.map((s) => ({ name: s.name, items: s.ingredients })));
+
+  it('round-trips ids and drops blanks', () => {
+    const d = drafts();
+    d[0].items.push({ key: 'x', text: '   ' });
+    d.push({ key: 'y', name: '', items: [] });
+    expect(fromDrafts(d)).toEqual([
+      { name: 'Crust', items: [{ id: 'i1', text: '2 cups flour' }] },
+      { name: 'Filling', items: [{ id: 'i2', text: '6 apples' }] },
+    ]);
+  });
+
+  it('a new recipe starts with one empty simple section', () => {
+    const d = toDrafts([]);
+    expect(d).toHaveLength(1);
+    expect(d[0].name).toBe('');
+    expect(fromDrafts(d)).toEqual([]);
+  });
+
+  it('moves items within and across sections', () => {
+    const d = drafts();
+    const down = moveItem(d, 0, 0, 1);
+    expect(down[0].items).toHaveLength(0);
+    expect(down[1].items.map((i) => i.id)).toEqual(['i1', 'i2']);
+    const up = moveItem(down, 1, 1, -1);
+    expect(up[1].items.map((i) => i.id)).toEqual(['i2', 'i1']);
+    expect(moveItem(d, 0, 0, -1)).toBe(d);
+    expect(moveItem(d, 1, 0, 1)).toBe(d);
+  });
+
+  it('moves sections', () => {
+    const d = drafts();
+    expect(moveSection(d, 0, 1).map((s) => s.name)).toEqual(['Filling', 'Crust']);
+    expect(moveSection(d, 0, -1)).toBe(d);
+  });
+});

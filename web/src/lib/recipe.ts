@@ -1,0 +1,74 @@
+import { useSearchParams } from 'react-router';
+import type { Recipe, RecipeInput } from './api';
+
+/** The PUT body that leaves a recipe as it is (item ids kept, so mappings survive). */
+export function recipeToInput(r: Recipe): RecipeInput {
+  return {
+    title: r.title,
+    description: r.description ?? '',
+    servings: r.servings,
+    prepMinutes: r.prepMinutes,
+    cookMinutes: r.cookMinutes,
+    totalMinutes: r.totalMinutes,
+    sourceUrl: r.sourceUrl ?? '',
+    visibility: r.visibility,
+    categories: r.categories ?? [],
+    tags: r.tags ?? [],
+    ingredientSections: (r.ingredientSections ?? []).map((s) => ({
+      name: s.name,
+      ingredients: s.ingredients.map((i) => ({ id: i.id, text: i.text })),
+    })),
+    instructionSections: (r.instructionSections ?? []).map((s) => ({
+      name: s.name,
+      steps: s.steps.map((i) => ({ id: i.id, text: i.text })),
+    })),
+  };
+}
+
+/** The servings chosen in the URL (?servings=), else the recipe's own (or factor 1). */
+export function useServings(recipe: Recipe | undefined): [number, (v: number) => void] {
+  const [params, setParams] = useSearchParams();
+  const base = recipe?.servings ?? null;
+  const fromUrl = Number(params.get('servings'));
+  const value = Number.isFinite(fromUrl) && fromUrl > 0 ? fromUrl : (base ?? 1);
+  const set = (v: number) =>
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        if (v === (base ?? 1)) p.delete('servings');
+        else p.set('servings', String(v));
+        return p;
+      },
+      { replace: true },
+    );
+  return [value, set];
+}
+
+
+export interface FlatStep {
+  id: string;
+  text: string;
+  section: string;
+  /** 1-based number across all sections. */
+  number: number;
+}
+
+/** All steps in order, each with its section's name. */
+export function flattenSteps(recipe: Pick<Recipe, 'instructionSections'>): FlatStep[] {
+  const out: FlatStep[] = [];
+  for (const s of recipe.instructionSections ?? []) {
+    for (const st of s.steps) out.push({ id: st.id, text: st.text, section: s.name, number: out.length + 1 });
+  }
+  return out;
+}
+
+/** Ingredient ids by step id, from the mapping pairs. */
+export function ingredientsByStep(mappings: Array<{ ingredientId: string; stepId: string }>): Map<string, Set<string>> {
+  const m = new Map<string, Set<string>>();
+  for (const { ingredientId, stepId } of mappings) {
+    let set = m.get(stepId);
+    if (!set) m.set(stepId, (set = new Set()));
+    set.add(ingredientId);
+  }
+  return m;
+}
