@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"larder/config"
+	"larder/handlers"
+	"larder/jobs"
+	"larder/repo"
+	"larder/repo/repotest"
+	"larder/token"
+)
+
+// These tests run the real worker binary as a separate process against a
+// test database, while the API runs in the test process: the production
+// shape of the service, where the two share only PostgreSQL.
+
+var workerBinary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "larder-worker-test")
+	if err != nil {
+		panic(err)
+	}
+	workerBinary = filepath.Join(dir, "worker")
+	build := exec.Command("go", "build", "-o", workerBinary, ".")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build worker:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type bundle struct {
+	dbName   string
+	uploads  string
+	app      *fiber.App
+	tokenFor func(repo.User) string
+	user     repo.User
+}
+
+func setup(t *testing.T) *bundle {
+	t.Helper()
+	name := repotest.NewDatabase(t)
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	uploads := t.TempDir()
+	cfg.UploadPath = uploads
+	cfg.ImportAllowPrivate = true // the image site is an httptest server on loopback
+	api, err := pgxpool.New(context.Background(), repotest.URLFor(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(api.Close) // runs before the database is dropped
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	queue, err := jobs.NewQueue(api, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := &token.Issuer{AccessSecret: []byte("a-secret"), RefreshSecret: []byte("r-secret"), AccessTTL: time.Hour, RefreshTTL: time.Hour}
+	app := handlers.New(handlers.Deps{Config: cfg, DB: api, Queue: queue, Tokens: tokens, Logger: logger, Version: "test"})
+	u := repotest.CreateUser(t, api, repo.RoleUser)
+	return &bundle{dbName: name, uploads: uploads, app: app, user: u, tokenFor: func(u repo.User) string {
+		tok, err := tokens.Access(u.ID, u.Role, u.SessionVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}}
+}
+
+func (b *bundle) call(t *testing.T, method, path string, body any) (int, map[string]any) {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		raw, _ := json.Marshal(body)
+		r = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(method, path, r)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+b.tokenFor(b.user))
+	resp, err := b.app.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// startWorker runs the worker binary on the test database.
+func (b *bundle) startWorker(t *testing.T) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(workerBinary, "--queues", "images", "--shutdown-grace", "5s")
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+repotest.URLFor(b.dbName),
+		"UPLOAD_PATH="+b.uploads,
+		"DATA_DIR="+t.TempDir(),
+		"IMPORT_ALLOW_PRIVATE_ADDRESSES=true",
+		"JOB_RESCUE_AFTER=2s",
+		"LOG_LEVEL=warn",
+	)
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_, _ = cmd.Process.Wait()
+		}
+		if t.Failed() {
+			t.Logf("worker log:\n%s", logs.String())
+		}
+	})
+	return cmd
+}
+
+// enqueueImageDownload creates a cookbook and asks the API to download its
+// image from url: a real job inserted by a real route.
+func (b *bundle) enqueueImageDownload(t *testing.T, url string) string {
+	t.Helper()
+	status, cb := b.call(t, "POST", "/api/cookbooks", map[string]any{"name": "Weeknights"})
+	if status != 201 {
+		t.Fatalf("create cookbook: %d %v", status, cb)
+	}
+	status, body := b.call(t, "POST", "/api/cookbooks/"+cb["id"].(string)+"/image/from-url", map[string]any{"url": url})
+	if status != 202 {
+		t.Fatalf("image from url: %d %v", status, body)
+	}
+	return body["job"].(map[string]any)["id"].(string)
+}
+
+func (b *bundle) jobState(t *testing.T, id string) (string, map[string]any) {
+	t.Helper()
+	status, job := b.call(t, "GET", "/api/jobs/"+id, nil)
+	if status != 200 {
+		t.Fatalf("get job: %d %v", status, job)
+	}
+	return job["state"].(string), job
+}
+
+// waitFor polls until cond holds or the deadline passes.
+func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func pngBytes(t *testing.T) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 64, 48))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i)
+	}
+	img.Set(0, 0, color.RGBA{255, 0, 0, 255})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestJobMovesFromQueuedToRunningToCompleted(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	var requests atomic.Int32
+	release := make(chan struct{})
+	img := pngBytes(t)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		<-release // hold the job in "running" until the test has seen it
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(img)
+	}))
+	defer site.Close()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+
+	id := b.enqueueImageDownload(t, site.URL+"/photo.png")
+	if state, _ := b.jobState(t, id); state != "queued" {
+		t.Fatalf("before any worker runs: %s, want queued", state)
+	}
+
+	b.startWorker(t)
+	waitFor(t, "the worker to fetch the image", 30*time.Second, func() bool { return requests.Load() > 0 })
+	if state, _ := b.jobState(t, id); state != "running" {
+		t.Fatalf("while the worker fetches: %s, want running", state)
+	}
+	close(release)
+	var job map[string]any
+	waitFor(t, "the job to complete", 30*time.Second, func() bool {
+		var state string
+		state, job = b.jobState(t, id)
+		return state == "completed"
+	})
+	if job["result"] == nil || job["finishedAt"] == nil || job["error"] != nil {
+		t.Fatalf("completed job: %v", job)
+	}
+}
+
+func TestKilledWorkerDoesNotLoseItsJob(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	var requests atomic.Int32
+	img := pngBytes(t)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1) == 1 {
+			<-r.Context().Done() // the first worker dies mid-download
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(img)
+	}))
+	defer site.Close()
+
+	id := b.enqueueImageDownload(t, site.URL+"/photo.png")
+	first := b.startWorker(t)
+	waitFor(t, "the first worker to start the job", 30*time.Second, func() bool { return requests.Load() == 1 })
+	if state, _ := b.jobState(t, id); state != "running" {
+		t.Fatalf("before the kill: %s, want running", state)
+	}
+	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = first.Process.Wait()
+	if state, _ := b.jobState(t, id); state != "running" {
+		t.Fatalf("right after the kill River still thinks it runs: got %s", state)
+	}
+
+	// A second worker takes over leadership, River's rescuer finds the job
+	// stuck past JOB_RESCUE_AFTER and makes it available again.
+	b.startWorker(t)
+	var job map[string]any
+	waitFor(t, "another worker to complete the rescued job", 3*time.Minute, func() bool {
+		var state string
+		state, job = b.jobState(t, id)
+		return state == "completed"
+	})
+	if requests.Load() < 2 {
+		t.Fatalf("the job completed without a second attempt (%d requests)", requests.Load())
+	}
+	if !strings.Contains(fmt.Sprint(job["result"]), "cookbookId") {
+		t.Fatalf("result: %v", job["result"])
+	}
+}
