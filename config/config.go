@@ -56,6 +56,7 @@ type SMTP struct {
 // IDP describes the optional external OpenID Connect identity provider.
 type IDP struct {
 	Name         string // the :idp path segment, e.g. "google" or "authentik"
+	Label        string // the sign-in button's text; "" derives it from Name
 	Issuer       string
 	ClientID     string
 	ClientSecret Secret
@@ -87,6 +88,10 @@ type Config struct {
 	BackupInterval time.Duration
 	// BackupKeep is how many scheduled backups are kept.
 	BackupKeep int
+	// BackupMaxUpload is the largest backup archive POST /api/backups/upload
+	// accepts, in bytes (BACKUP_MAX_UPLOAD: a number with an optional KB,
+	// MB, GB or TB suffix, powers of 1024).
+	BackupMaxUpload int64
 
 	SMTP SMTP
 	IDP  IDP
@@ -131,8 +136,9 @@ func Load(getenv func(string) string) (Config, error) {
 		JWTExpiresIn:        r.duration("JWT_EXPIRES_IN", 15*time.Minute),
 		JWTRefreshExpiresIn: r.duration("JWT_REFRESH_EXPIRES_IN", 7*24*time.Hour),
 
-		BackupInterval: r.duration("BACKUP_INTERVAL", 0),
-		BackupKeep:     r.integer("BACKUP_KEEP", 7, 1),
+		BackupInterval:  r.duration("BACKUP_INTERVAL", 0),
+		BackupKeep:      r.integer("BACKUP_KEEP", 7, 1),
+		BackupMaxUpload: r.size("BACKUP_MAX_UPLOAD", 10<<30),
 
 		SMTP: SMTP{
 			Host:     r.str("SMTP_HOST", ""),
@@ -144,6 +150,7 @@ func Load(getenv func(string) string) (Config, error) {
 		},
 		IDP: IDP{
 			Name:         strings.ToLower(r.str("IDP_NAME", "")),
+			Label:        r.str("IDP_LABEL", ""),
 			Issuer:       r.str("IDP_ISSUER", ""),
 			ClientID:     r.str("IDP_CLIENT_ID", ""),
 			ClientSecret: Secret(r.str("IDP_CLIENT_SECRET", "")),
@@ -191,6 +198,11 @@ func (c Config) validate() []error {
 	if c.JWTSecret != "" && c.JWTSecret == c.JWTRefreshSecret {
 		errs = append(errs, errors.New("JWT_REFRESH_SECRET: must differ from JWT_SECRET"))
 	}
+	if c.RedisURL != "" {
+		if u, err := url.Parse(c.RedisURL.Reveal()); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss" && u.Scheme != "unix") {
+			errs = append(errs, errors.New("REDIS_URL: must be a redis://, rediss:// or unix:// URL"))
+		}
+	}
 	if c.SMTP.Host != "" && c.SMTP.From == "" {
 		errs = append(errs, errors.New("SMTP_FROM: required when SMTP_HOST is set"))
 	}
@@ -201,7 +213,8 @@ func (c Config) validate() []error {
 		if c.IDP.ClientID == "" {
 			errs = append(errs, errors.New("IDP_CLIENT_ID: required when IDP_NAME is set"))
 		}
-		if strings.ContainsAny(c.IDP.Name, "/?#") || c.IDP.Name == "providers" {
+		// "providers" and "me" are GET /api/auth routes of their own.
+		if strings.ContainsAny(c.IDP.Name, "/?#% ") || c.IDP.Name == "providers" || c.IDP.Name == "me" {
 			errs = append(errs, fmt.Errorf("IDP_NAME: %q cannot be used as a path segment", c.IDP.Name))
 		}
 	}
@@ -223,6 +236,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("upload_path", c.UploadPath),
 		slog.String("backup_path", c.BackupPath),
 		slog.Duration("backup_interval", c.BackupInterval),
+		slog.Int64("backup_max_upload", c.BackupMaxUpload),
 		slog.String("smtp_host", c.SMTP.Host),
 		slog.String("idp_name", c.IDP.Name),
 		slog.Int("auth_rate_limit", c.AuthRateLimit),
@@ -323,6 +337,28 @@ func (r *reader) duration(name string, def time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// size reads a byte count: a whole number with an optional KB, MB, GB or TB
+// suffix (powers of 1024), e.g. "10GB".
+func (r *reader) size(name string, def int64) int64 {
+	v := strings.ToUpper(strings.ReplaceAll(r.str(name, ""), " ", ""))
+	if v == "" {
+		return def
+	}
+	mult := int64(1)
+	for i, unit := range []string{"KB", "MB", "GB", "TB"} {
+		if n, ok := strings.CutSuffix(v, unit); ok {
+			v, mult = n, int64(1)<<(10*(i+1))
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSuffix(v, "B"), 10, 64)
+	if err != nil || n < 1 || n > (1<<62)/mult {
+		r.fail(name, "%q is not a size such as 500MB or 10GB", r.getenv(name))
+		return def
+	}
+	return n * mult
 }
 
 // ParseDuration is time.ParseDuration plus a "d" (days) unit.

@@ -30,6 +30,9 @@ func TestLoadDefaults(t *testing.T) {
 	if c.UploadPath != "./data/uploads" || c.BackupPath != "./data/backups" {
 		t.Errorf("paths: %s %s", c.UploadPath, c.BackupPath)
 	}
+	if c.BackupInterval != 0 || c.BackupKeep != 7 || c.BackupMaxUpload != 10<<30 {
+		t.Errorf("backups: interval %s, keep %d, max upload %d", c.BackupInterval, c.BackupKeep, c.BackupMaxUpload)
+	}
 	if c.QueueConcurrency[QueueBackup] != 1 || len(c.QueueConcurrency) != len(Queues) {
 		t.Errorf("queue concurrency: %v", c.QueueConcurrency)
 	}
@@ -50,10 +53,14 @@ func TestLoadNamesEveryBadVariable(t *testing.T) {
 		{map[string]string{"IMPORT_ALLOW_PRIVATE_ADDRESSES": "sometimes"}, []string{"IMPORT_ALLOW_PRIVATE_ADDRESSES"}},
 		{map[string]string{"APP_ENV": "production"}, []string{"JWT_SECRET", "JWT_REFRESH_SECRET"}},
 		{map[string]string{"IDP_NAME": "acme"}, []string{"IDP_ISSUER", "IDP_CLIENT_ID"}},
+		{map[string]string{"IDP_NAME": "me", "IDP_ISSUER": "https://sso.test", "IDP_CLIENT_ID": "x"}, []string{"IDP_NAME"}},
 		{map[string]string{"JWT_SECRET": "same", "JWT_REFRESH_SECRET": "same"}, []string{"JWT_REFRESH_SECRET"}},
 		{map[string]string{"WORKER_IMPORT_CONCURRENCY": "x"}, []string{"WORKER_IMPORT_CONCURRENCY"}},
 		{map[string]string{"LOG_LEVEL": "loud"}, []string{"LOG_LEVEL"}},
 		{map[string]string{"LISTEN_ADDR": "8080"}, []string{"LISTEN_ADDR"}},
+		{map[string]string{"BACKUP_MAX_UPLOAD": "lots"}, []string{"BACKUP_MAX_UPLOAD"}},
+		{map[string]string{"BACKUP_MAX_UPLOAD": "0"}, []string{"BACKUP_MAX_UPLOAD"}},
+		{map[string]string{"REDIS_URL": "127.0.0.1:6379"}, []string{"REDIS_URL"}},
 	}
 	for _, tt := range tests {
 		_, err := Load(env(tt.env))
@@ -78,6 +85,11 @@ func TestLoadParsesValues(t *testing.T) {
 		"APP_URL":                   "https://recipes.example.org/",
 		"LOG_LEVEL":                 "debug",
 		"WORKER_IMPORT_CONCURRENCY": "6",
+		"BACKUP_MAX_UPLOAD":         "512MB",
+		"IDP_NAME":                  "Authentik",
+		"IDP_LABEL":                 "Company login",
+		"IDP_ISSUER":                "https://sso.example.org/application/o/larder/",
+		"IDP_CLIENT_ID":             "larder",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +99,12 @@ func TestLoadParsesValues(t *testing.T) {
 	}
 	if len(c.TrustedProxies) != 2 || c.TrustedProxies[1].Bits() != 32 {
 		t.Errorf("proxies: %v", c.TrustedProxies)
+	}
+	if c.IDP.Name != "authentik" || c.IDP.Label != "Company login" || !c.IDP.Enabled() {
+		t.Errorf("idp: %+v", c.IDP)
+	}
+	if c.BackupMaxUpload != 512<<20 {
+		t.Errorf("BACKUP_MAX_UPLOAD=512MB gave %d", c.BackupMaxUpload)
 	}
 	if c.AppURL != "https://recipes.example.org" || c.LogLevel != slog.LevelDebug || c.QueueConcurrency[QueueImport] != 6 {
 		t.Errorf("parsed: %+v", c)
