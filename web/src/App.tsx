@@ -19,6 +19,7 @@ const router = createBrowserRouter([
       { index: true, element: <Navigate to="/recipes" replace /> },
       { path: 'login', element: page(() => import('./pages/Login')) },
       { path: 'register', element: page(() => import('./pages/Register')) },
+      { path: 'auth/callback', element: page(() => import('./pages/AuthCallback')) },
       { path: 'verify-email', element: page(() => import('./pages/VerifyEmail')) },
       { path: 'verify-email/:token', element: page(() => import('./pages/VerifyEmail')) },
       { path: 'forgot-password', element: page(() => import('./pages/ForgotPassword')) },
