@@ -109,8 +109,22 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	if latest := all[len(all)-1].Version; current > latest {
 		return fmt.Errorf("migrate: the database is at schema version %d, newer than this build (%d); run a newer release", current, latest)
 	}
+	// Apply every migration not yet recorded, not only those above the
+	// highest: a migration merged late with a lower number must still run.
+	applied := map[int]bool{}
+	rows, err := conn.Query(ctx, "SELECT version FROM schema_migration")
+	if err != nil {
+		return fmt.Errorf("migrate: read applied versions: %w", err)
+	}
+	versions, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		return fmt.Errorf("migrate: read applied versions: %w", err)
+	}
+	for _, v := range versions {
+		applied[v] = true
+	}
 	for _, m := range all {
-		if m.Version <= current {
+		if applied[m.Version] {
 			continue
 		}
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
