@@ -1,0 +1,130 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"larder/config"
+	"larder/filestore"
+	"larder/imageproc"
+	"larder/repo"
+)
+
+// RecipeImageMaxBytes is the largest image an import downloads: the 20 MB
+// of an upload.
+const RecipeImageMaxBytes = imageproc.DefaultMaxBytes
+
+// DownloadRecipeImageArgs makes the image at URL the image of an imported
+// recipe. The import job enqueues it, with the recipe, when the page named
+// an image; UserID is who imported it (the owner of the follow-up job).
+type DownloadRecipeImageArgs struct {
+	RecipeID uuid.UUID `json:"recipeId"`
+	UserID   uuid.UUID `json:"userId"`
+	URL      string    `json:"url"`
+}
+
+// Kind is the stable job kind.
+func (DownloadRecipeImageArgs) Kind() string { return "recipe_image_download" }
+
+// InsertOpts puts the job on the images queue. Three attempts ride out a
+// site that is briefly down; a refusal a person must act on ends it at once.
+func (DownloadRecipeImageArgs) InsertOpts() river.InsertOpts {
+	return queueOpts(config.QueueImages, 3)
+}
+
+// DownloadRecipeImageWorker runs DownloadRecipeImageArgs: it downloads the
+// image through the SSRF-safe fetcher (20 MB at most), checks and re-encodes
+// it like an upload, stores it, and in one transaction makes it the
+// recipe's image and enqueues the renditions job (ProcessImageArgs), as
+// POST /api/recipes/:id/image does. A recipe that has an image by then (the
+// owner uploaded one) or was deleted keeps what it has: the job completes
+// with "skipped".
+type DownloadRecipeImageWorker struct {
+	river.WorkerDefaults[DownloadRecipeImageArgs]
+	deps *Deps
+}
+
+// Timeout bounds one attempt: the fetch has its own shorter limit, decoding
+// a 40-megapixel image takes a few seconds.
+func (w *DownloadRecipeImageWorker) Timeout(*river.Job[DownloadRecipeImageArgs]) time.Duration {
+	return 2 * time.Minute
+}
+
+// Work downloads and stores the image. The result is {"recipeId",
+// "imageKey"}, or {"recipeId", "skipped": reason}.
+func (w *DownloadRecipeImageWorker) Work(ctx context.Context, job *river.Job[DownloadRecipeImageArgs]) error {
+	result, err := w.download(ctx, job)
+	return w.deps.recorder().finish(ctx, job.JobRow, result, err)
+}
+
+func (w *DownloadRecipeImageWorker) download(ctx context.Context, job *river.Job[DownloadRecipeImageArgs]) (map[string]any, error) {
+	id := job.Args.RecipeID
+	skipped := func(reason string) map[string]any { return map[string]any{"recipeId": id, "skipped": reason} }
+	// Checked first to spare the download; checked again when the image
+	// is set.
+	current, err := repo.GetRecipeImageKey(ctx, w.deps.DB, id)
+	switch {
+	case errors.Is(err, repo.ErrNotFound):
+		return skipped("the recipe was deleted"), nil
+	case err != nil:
+		return nil, err
+	case current != nil:
+		return skipped("the recipe has an image already"), nil
+	}
+
+	data, _, err := w.deps.fetcher().Download(ctx, job.Args.URL, RecipeImageMaxBytes)
+	if err != nil {
+		return nil, fetchFailure(err, job.Attempt >= job.MaxAttempts)
+	}
+	w.deps.recorder().progress(ctx, job.JobRow, 0.5)
+
+	// The Content-Type is the site's claim; the bytes decide. What is stored
+	// is a fresh encoding without the file's metadata, as for an upload.
+	enc, err := imageproc.Process(bytes.NewReader(data), imageproc.Limits{MaxBytes: RecipeImageMaxBytes})
+	switch {
+	case errors.Is(err, imageproc.ErrTooLarge):
+		return nil, Fail("too_large", "the image is too large: "+err.Error())
+	case errors.Is(err, imageproc.ErrUnsupportedType):
+		return nil, Fail("not_an_image", "the recipe's image address does not point to a JPEG, PNG, GIF or WEBP image ("+err.Error()+")")
+	case err != nil:
+		return nil, err
+	}
+
+	files := w.deps.fileStore()
+	key := filestore.NewKey(RecipeImagePrefix, enc.Ext())
+	if err := files.Put(ctx, key, bytes.NewReader(enc.Data)); err != nil {
+		return nil, fmt.Errorf("store recipe image: %w", err)
+	}
+	queue, err := workerQueue(ctx)
+	if err != nil {
+		w.deps.deleteStored(ctx, []string{key})
+		return nil, err
+	}
+	set := false
+	err = pgx.BeginFunc(ctx, w.deps.DB, func(tx pgx.Tx) error {
+		var err error
+		if set, err = repo.SetImportedRecipeImage(ctx, tx, id, key); err != nil || !set {
+			return err
+		}
+		_, err = queue.Enqueue(ctx, tx, &job.Args.UserID, ProcessImageArgs{RecipeID: id, ImageKey: key})
+		return err
+	})
+	if err != nil || !set {
+		// Nothing names the file: the row did not change.
+		w.deps.deleteStored(ctx, []string{key})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("set imported recipe image: %w", err)
+	}
+	if !set {
+		return skipped("the recipe has an image already, or was deleted"), nil
+	}
+	return map[string]any{"recipeId": id, "imageKey": key}, nil
+}

@@ -1,0 +1,40 @@
+package repo
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+)
+
+// CreateImportPage stores a page the user pasted for the import job jobID,
+// in the transaction that enqueues that job.
+func CreateImportPage(ctx context.Context, db DBTX, id, jobID uuid.UUID, html []byte) error {
+	_, err := db.Exec(ctx, `INSERT INTO import_page (id, job_id, html) VALUES ($1, $2, $3)`, id, jobID, html)
+	return wrap("create import page", err)
+}
+
+// GetImportPage returns a pasted page; ErrNotFound once it has been deleted.
+func GetImportPage(ctx context.Context, db DBTX, id uuid.UUID) ([]byte, error) {
+	var html []byte
+	err := db.QueryRow(ctx, `SELECT html FROM import_page WHERE id = $1`, id).Scan(&html)
+	return html, wrap("get import page "+id.String(), err)
+}
+
+// DeleteImportPage deletes a pasted page; deleting one already gone is no error.
+func DeleteImportPage(ctx context.Context, db DBTX, id uuid.UUID) error {
+	_, err := db.Exec(ctx, `DELETE FROM import_page WHERE id = $1`, id)
+	return wrap("delete import page "+id.String(), err)
+}
+
+// SetImportedRecipeImage makes key the image of a recipe that has none. It
+// reports false, changing nothing, when the recipe is gone or has an image
+// by now: the owner may have uploaded one while the imported image was
+// downloading, and theirs wins.
+func SetImportedRecipeImage(ctx context.Context, db DBTX, id uuid.UUID, key string) (bool, error) {
+	tag, err := db.Exec(ctx, `UPDATE recipe SET image_key = $2, image_variants = '{}', updated_at = now()
+		WHERE id = $1 AND image_key IS NULL`, id, key)
+	if err != nil {
+		return false, wrap("set imported recipe image "+id.String(), err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
