@@ -1,6 +1,8 @@
 package boot
 
 import (
+	"errors"
+	"fmt"
 	"log/slog"
 
 	"github.com/jackc/pgx/v5"
@@ -8,21 +10,55 @@ import (
 	"github.com/riverqueue/river"
 
 	"larder/config"
+	"larder/filestore"
+	"larder/importer"
+	"larder/importer/browser"
+	"larder/importer/fetch"
 	"larder/jobs"
+	"larder/mailer"
 )
 
 // Workers builds the job dependencies and a River client working the given
 // queues (name → concurrency). close releases what the dependencies hold
 // (the browser, connections); call it after the client has stopped.
 func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues map[string]int) (client *river.Client[pgx.Tx], close func(), err error) {
-	deps := &jobs.Deps{DB: pool, Logger: logger, Config: cfg}
+	// One fetcher for every job that reaches other servers, so they share
+	// its connection pool and its address rules.
+	fc := fetch.New(fetch.Options{AllowPrivate: cfg.ImportAllowPrivate})
+	im := &importer.Importer{Fetch: fc}
+	if queues[config.QueueImport] > 0 {
+		// Each import job renders at most one page at a time, so as many
+		// tabs as the queue runs jobs are never waited for.
+		r, err := browser.New(browser.Options{Fetch: fc, MaxTabs: queues[config.QueueImport], ExecPath: cfg.ChromiumPath})
+		switch {
+		case errors.Is(err, browser.ErrNotInstalled):
+			logger.Warn("imports run without a browser: pages that refuse plain clients or need JavaScript will fail",
+				"chromium_path", cfg.ChromiumPath, "error", err)
+		case err != nil:
+			return nil, nil, fmt.Errorf("start the import browser: %w", err)
+		default:
+			im.Browser = r
+		}
+	}
+	release := func() {
+		if im.Browser != nil {
+			if err := im.Browser.Close(); err != nil {
+				logger.Warn("close the import browser", "error", err)
+			}
+		}
+		fc.CloseIdleConnections()
+	}
+
+	deps := &jobs.Deps{DB: pool, Logger: logger, Config: cfg, Mailer: mailer.New(cfg.SMTP, logger),
+		Files: filestore.Local{Root: cfg.UploadPath}, Fetcher: fc, Importer: im}
 	client, err = jobs.NewClient(pool, logger, jobs.NewWorkers(deps), jobs.ClientConfig{
 		Concurrency: queues,
 		RescueAfter: cfg.JobRescueAfter,
 		Periodic:    jobs.PeriodicJobs(deps),
 	})
 	if err != nil {
+		release()
 		return nil, nil, err
 	}
-	return client, func() {}, nil
+	return client, release, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/requestid"
 
 	"larder/config"
+	"larder/filestore"
 	"larder/jobs"
 	"larder/repo"
 	"larder/token"
@@ -33,6 +34,14 @@ type Deps struct {
 	Version string
 	// Web is the built web client (web/dist); nil serves no client.
 	Web fs.FS
+	// Files stores uploaded images; nil means the directory UPLOAD_PATH.
+	Files filestore.Store
+	// RecipeCounts reuses recent recipe-list totals (NewCountCache); nil
+	// counts every time.
+	RecipeCounts *CountCache
+	// PasswordCost is the bcrypt cost; 0 means password.DefaultCost (12).
+	// Only tests lower it, to stay fast.
+	PasswordCost int
 }
 
 // Server holds the dependencies the handlers share.
@@ -65,6 +74,8 @@ func New(d Deps) *fiber.App {
 	app.Use(requestid.New())
 	app.Use(requestLogger(d.Logger, errorHandler))
 	app.Use(recover.New())
+	app.Use("/api", s.maintenanceGuard()) // writes answer 503 while a backup is restored
+	s.allowBackupTransfers(app)           // the one route that takes large bodies
 
 	s.routes(app)
 
@@ -97,6 +108,13 @@ func (s *Server) routes(app *fiber.App) {
 	api.Get("/health", s.health)
 	api.Get("/openapi.json", s.openapi)
 	api.Get("/jobs/:id", s.requireAuth, s.getJob)
+	s.authRoutes(api)
+	s.adminUserRoutes(api)
+	s.backupRoutes(api)
+	s.cookbookRoutes(api)
+	s.recipeRoutes(app, api)
+	s.recipeImportRoutes(api)
+	s.mappingRoutes(api)
 }
 
 func (s *Server) health(c *fiber.Ctx) error {

@@ -8,6 +8,10 @@ import (
 	"github.com/riverqueue/river"
 
 	"larder/config"
+	"larder/filestore"
+	"larder/importer"
+	"larder/importer/fetch"
+	"larder/mailer"
 )
 
 // Deps is what the workers need. cmd/worker (and cmd/api --workers) builds it.
@@ -15,6 +19,17 @@ type Deps struct {
 	DB     *pgxpool.Pool
 	Logger *slog.Logger
 	Config config.Config
+	// Mailer sends the account emails (mailer.New: SMTP, or the log).
+	Mailer mailer.Mailer
+	// Files stores uploaded images; nil means the directory UPLOAD_PATH.
+	Files filestore.Store
+	// Fetcher reaches other servers (images by URL) under the SSRF rules;
+	// nil means one built from the configuration.
+	Fetcher *fetch.Client
+	// Importer reads recipes from web pages (over Fetcher, with the
+	// Chromium renderer when this process works the import queue); nil
+	// means a plain importer over Fetcher, without a browser.
+	Importer *importer.Importer
 }
 
 func (d *Deps) recorder() recorder { return recorder{db: d.DB, logger: d.Logger} }
@@ -23,14 +38,26 @@ func (d *Deps) recorder() recorder { return recorder{db: d.DB, logger: d.Logger}
 func NewWorkers(d *Deps) *river.Workers {
 	w := river.NewWorkers()
 	river.AddWorker(w, &PurgeExpiredWorker{deps: d})
+	river.AddWorker(w, &ProcessImageWorker{deps: d})
+	river.AddWorker(w, &SendEmailWorker{deps: d})
+	river.AddWorker(w, &DownloadCookbookImageWorker{deps: d})
+	river.AddWorker(w, &BackupCreateWorker{deps: d})
+	river.AddWorker(w, &BackupRestoreWorker{deps: d})
+	river.AddWorker(w, &GenerateMappingsWorker{deps: d})
+	river.AddWorker(w, &ImportRecipeWorker{deps: d})
+	river.AddWorker(w, &DownloadRecipeImageWorker{deps: d})
 	return w
 }
 
 // PeriodicJobs are the jobs River's leader inserts on a schedule.
 func PeriodicJobs(d *Deps) []*river.PeriodicJob {
-	return []*river.PeriodicJob{
+	periodic := []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
 			func() (river.JobArgs, *river.InsertOpts) { return PurgeExpiredArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}),
 	}
+	if b := backupSchedule(d.Config); b != nil {
+		periodic = append(periodic, b)
+	}
+	return periodic
 }

@@ -20,6 +20,7 @@ import (
 	"larder"
 	"larder/boot"
 	"larder/config"
+	"larder/filestore"
 	"larder/handlers"
 	"larder/jobs"
 	"larder/token"
@@ -88,9 +89,11 @@ func run() error {
 			AccessSecret: []byte(cfg.JWTSecret.Reveal()), RefreshSecret: []byte(cfg.JWTRefreshSecret.Reveal()),
 			AccessTTL: cfg.JWTExpiresIn, RefreshTTL: cfg.JWTRefreshExpiresIn,
 		},
-		Logger:  logger,
-		Version: larder.Version(),
-		Web:     webFS,
+		Logger:       logger,
+		Version:      larder.Version(),
+		Web:          webFS,
+		Files:        filestore.Local{Root: cfg.UploadPath},
+		RecipeCounts: handlers.NewCountCache(cfg.RecipeCountCache),
 	})
 
 	ln, err := net.Listen("tcp", cfg.ListenAddr)

@@ -1,0 +1,481 @@
+// Command bench measures the recipe API under load, next to the ceiling of
+// the PostgreSQL it runs on:
+//
+//	go run ./bench --recipes 100000
+//
+// It builds cmd/api and cmd/admin, fills a bench database with `admin seed`
+// up to the number of recipes asked for (only the first run pays for it),
+// starts the API on a loopback port, and drives each scenario with
+// concurrent keep-alive clients for a fixed time, printing requests per
+// second and p50/p99 latency. Then it initializes a scratch pgbench
+// database on the same server and runs the select-only pgbench (-S) with
+// the same number of clients and time, and prints each scenario's rate as
+// a fraction of it. See bench/README.md.
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	mrand "math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"larder/token"
+)
+
+type options struct {
+	recipes     int
+	databaseURL string
+	clients     int
+	duration    time.Duration
+	warmup      time.Duration
+	pgbench     string
+	only        string
+	keepAPILog  bool
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.recipes, "recipes", 100_000, "recipes the bench database must hold (seeded when fewer)")
+	flag.StringVar(&o.databaseURL, "database-url", "postgres://postgres@127.0.0.1:5432/larder_bench?sslmode=disable", "the bench database (created when missing)")
+	flag.IntVar(&o.clients, "clients", 16, "concurrent clients")
+	flag.DurationVar(&o.duration, "duration", 20*time.Second, "measured time per scenario")
+	flag.DurationVar(&o.warmup, "warmup", 3*time.Second, "unmeasured load before each scenario")
+	flag.StringVar(&o.pgbench, "pgbench", "", "pgbench binary (default: PATH, then /usr/lib/postgresql/*/bin/pgbench); \"none\" skips it")
+	flag.StringVar(&o.only, "only", "", "run only the scenarios whose name contains this")
+	flag.BoolVar(&o.keepAPILog, "api-log", false, "print the API's log on exit")
+	flag.Parse()
+	if err := run(context.Background(), o); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, o options) error {
+	if _, err := os.Stat("go.mod"); err != nil {
+		return errors.New("run from the repository root: go run ./bench")
+	}
+	tmp, err := os.MkdirTemp("", "larder-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	fmt.Println("== building cmd/api and cmd/admin")
+	for _, cmd := range []string{"api", "admin"} {
+		if err := runCmd(ctx, nil, os.Stdout, "go", "build", "-o", filepath.Join(tmp, cmd), "./cmd/"+cmd); err != nil {
+			return fmt.Errorf("build %s: %w", cmd, err)
+		}
+	}
+	env := append(os.Environ(), "DATABASE_URL="+o.databaseURL, "LOG_LEVEL=warn", "DATA_DIR="+tmp,
+		"UPLOAD_PATH="+filepath.Join(tmp, "uploads"), "BACKUP_PATH="+filepath.Join(tmp, "backups"))
+
+	// Migrate (creating the database), then seed what is missing.
+	if err := runCmd(ctx, env, io.Discard, filepath.Join(tmp, "admin"), "migrate"); err != nil {
+		return err
+	}
+	pool, err := pgxpool.New(ctx, o.databaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	var have int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM recipe").Scan(&have); err != nil {
+		return err
+	}
+	if have < o.recipes {
+		fmt.Printf("== seeding %d recipes (the database has %d)\n", o.recipes-have, have)
+		if err := runCmd(ctx, env, os.Stdout, filepath.Join(tmp, "admin"), "seed", "--recipes", strconv.Itoa(o.recipes-have)); err != nil {
+			return err
+		}
+	} else {
+		fmt.Printf("== the database has %d recipes; refreshing statistics\n", have)
+		if _, err := pool.Exec(ctx, "VACUUM (ANALYZE) recipe, recipe_tag, recipe_share, ingredient, instruction_step"); err != nil {
+			return err
+		}
+	}
+	fx, err := loadFixtures(ctx, pool)
+	if err != nil {
+		return err
+	}
+
+	// The API, on a free loopback port, with its request log off (every
+	// request would otherwise write a line) and secrets of this run.
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	secret, refresh := randomHex(32), randomHex(32)
+	apiLog := filepath.Join(tmp, "api.log")
+	logFile, err := os.Create(apiLog)
+	if err != nil {
+		return err
+	}
+	api := exec.CommandContext(ctx, filepath.Join(tmp, "api"))
+	api.Env = append(env, "APP_ENV=production", "LISTEN_ADDR=127.0.0.1:"+strconv.Itoa(port),
+		"JWT_SECRET="+secret, "JWT_REFRESH_SECRET="+refresh, "JWT_EXPIRES_IN=6h")
+	api.Stdout, api.Stderr = logFile, logFile
+	if err := api.Start(); err != nil {
+		return err
+	}
+	defer func() {
+		_ = api.Process.Signal(os.Interrupt)
+		_ = api.Wait()
+		logFile.Close()
+		if o.keepAPILog {
+			b, _ := os.ReadFile(apiLog)
+			fmt.Printf("== API log\n%s", b)
+		}
+	}()
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	if err := waitHealthy(ctx, base, 60*time.Second); err != nil {
+		b, _ := os.ReadFile(apiLog)
+		return fmt.Errorf("%w; API log:\n%s", err, b)
+	}
+	issuer := &token.Issuer{AccessSecret: []byte(secret), RefreshSecret: []byte(refresh), AccessTTL: 6 * time.Hour, RefreshTTL: 6 * time.Hour}
+	for i := range fx.users {
+		if fx.users[i].token, err = issuer.Access(fx.users[i].id, "USER", fx.users[i].sessionVersion); err != nil {
+			return err
+		}
+	}
+
+	client := &http.Client{Transport: &http.Transport{
+		MaxIdleConns: o.clients * 2, MaxIdleConnsPerHost: o.clients * 2, MaxConnsPerHost: o.clients,
+		DisableCompression: true, IdleConnTimeout: time.Minute,
+	}, Timeout: 30 * time.Second}
+	var results []result
+	for _, sc := range scenarios(fx) {
+		if o.only != "" && !strings.Contains(sc.name, o.only) {
+			continue
+		}
+		fmt.Printf("== %s\n", sc.name)
+		load(ctx, client, base, sc, o.clients, o.warmup) // warm-up, not measured
+		res := load(ctx, client, base, sc, o.clients, o.duration)
+		results = append(results, res)
+		fmt.Printf("   %.0f req/s, p50 %s, p99 %s, %d errors\n", res.rate(), ms(res.p(50)), ms(res.p(99)), res.errors)
+	}
+
+	var pgTPS float64
+	if o.pgbench != "none" {
+		fmt.Println("== pgbench -S (select-only) on a scratch database of the same server")
+		if pgTPS, err = runPgbench(ctx, o); err != nil {
+			return err
+		}
+		fmt.Printf("   %.0f transactions/s\n", pgTPS)
+	}
+
+	fmt.Printf("\n%d recipes, %d clients, %s per scenario, API and PostgreSQL on this machine (%d CPUs)\n\n",
+		fx.recipes, o.clients, o.duration, runtime.NumCPU())
+	fmt.Printf("%-46s %10s %9s %9s %8s %7s\n", "scenario", "req/s", "p50", "p99", "errors", "×pgbench")
+	for _, r := range results {
+		ratio := "-"
+		if pgTPS > 0 {
+			ratio = fmt.Sprintf("%.2f", r.rate()/pgTPS)
+		}
+		fmt.Printf("%-46s %10.0f %9s %9s %8d %7s\n", r.name, r.rate(), ms(r.p(50)), ms(r.p(99)), r.errors, ratio)
+	}
+	if pgTPS > 0 {
+		fmt.Printf("%-46s %10.0f\n", "pgbench -S (select-only, same server)", pgTPS)
+	}
+	for _, r := range results {
+		if r.errors > 0 {
+			return fmt.Errorf("%s: %d requests failed (first: %s)", r.name, r.errors, r.firstError)
+		}
+	}
+	return nil
+}
+
+// fixtures are what the scenarios pick from: readable recipe ids and the
+// seeded users with tokens.
+type fixtures struct {
+	recipes    int
+	publicIDs  []uuid.UUID
+	users      []benchUser
+	categories []string
+	tags       []string
+}
+
+type benchUser struct {
+	id             uuid.UUID
+	sessionVersion int
+	token          string
+}
+
+func loadFixtures(ctx context.Context, pool *pgxpool.Pool) (*fixtures, error) {
+	fx := &fixtures{}
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM recipe").Scan(&fx.recipes); err != nil {
+		return nil, err
+	}
+	rows, _ := pool.Query(ctx, "SELECT id FROM recipe WHERE visibility = 'PUBLIC' ORDER BY random() LIMIT 5000")
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	if err != nil {
+		return nil, err
+	}
+	fx.publicIDs = ids
+	rows, _ = pool.Query(ctx, `SELECT id, session_version FROM app_user WHERE email LIKE 'seed-%@larder.test' ORDER BY email`)
+	for rows.Next() {
+		var u benchUser
+		if err := rows.Scan(&u.id, &u.sessionVersion); err != nil {
+			return nil, err
+		}
+		fx.users = append(fx.users, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(fx.publicIDs) == 0 || len(fx.users) == 0 {
+		return nil, errors.New("the bench database has no seeded recipes or users")
+	}
+	rows, _ = pool.Query(ctx, `SELECT c FROM (SELECT unnest(categories) c FROM recipe TABLESAMPLE SYSTEM (5)) x GROUP BY c ORDER BY count(*) DESC LIMIT 12`)
+	if fx.categories, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		return nil, err
+	}
+	rows, _ = pool.Query(ctx, `SELECT name FROM tag ORDER BY name`)
+	if fx.tags, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		return nil, err
+	}
+	return fx, nil
+}
+
+// searches are what people type: the commonest recipe word, a typo of it,
+// two-word queries, a fragment still being typed, a rare word.
+var searches = []string{"chicken", "chiken", "lemon garlic", "choc", "curry", "tamarind", "sweet potato",
+	"salmon teriyaki", "banana bread", "brownies", "spicy beef", "coconut", "mushroom risotto", "ginger"}
+
+// scenario is one kind of request; path picks the next one for a client.
+type scenario struct {
+	name string
+	path func(rng *mrand.Rand, client int) (path, token string)
+}
+
+func scenarios(fx *fixtures) []scenario {
+	user := func(client int) string { return fx.users[client%len(fx.users)].token }
+	return []scenario{
+		{"GET /api/recipes/:id (anonymous, PUBLIC)", func(rng *mrand.Rand, _ int) (string, string) {
+			return "/api/recipes/" + fx.publicIDs[rng.IntN(len(fx.publicIDs))].String(), ""
+		}},
+		{"GET /api/recipes/:id (signed in)", func(rng *mrand.Rand, c int) (string, string) {
+			return "/api/recipes/" + fx.publicIDs[rng.IntN(len(fx.publicIDs))].String(), user(c)
+		}},
+		{"GET /api/recipes first page (anonymous)", func(*mrand.Rand, int) (string, string) {
+			return "/api/recipes", ""
+		}},
+		{"GET /api/recipes first page (signed in)", func(_ *mrand.Rand, c int) (string, string) {
+			return "/api/recipes", user(c)
+		}},
+		{"GET /api/recipes?category|tag= first page", func(rng *mrand.Rand, c int) (string, string) {
+			if rng.IntN(2) == 0 {
+				return "/api/recipes?category=" + url.QueryEscape(fx.categories[rng.IntN(len(fx.categories))]), user(c)
+			}
+			return "/api/recipes?tag=" + url.QueryEscape(fx.tags[rng.IntN(len(fx.tags))]), user(c)
+		}},
+		{"GET /api/recipes?q= (signed in)", func(rng *mrand.Rand, c int) (string, string) {
+			return "/api/recipes?q=" + url.QueryEscape(searches[rng.IntN(len(searches))]), user(c)
+		}},
+		{"GET /api/recipes?q=chicken (commonest word)", func(_ *mrand.Rand, c int) (string, string) {
+			return "/api/recipes?q=chicken", user(c)
+		}},
+	}
+}
+
+type result struct {
+	name       string
+	elapsed    time.Duration
+	latencies  []time.Duration
+	errors     int
+	firstError string
+}
+
+func (r result) rate() float64 { return float64(len(r.latencies)) / r.elapsed.Seconds() }
+
+func (r result) p(pct float64) time.Duration {
+	if len(r.latencies) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(pct/100*float64(len(r.latencies)))) - 1
+	return r.latencies[max(0, min(i, len(r.latencies)-1))]
+}
+
+// load runs the scenario with n clients for d; each client sends its next
+// request as soon as the previous answer is read (a closed loop).
+func load(ctx context.Context, client *http.Client, base string, sc scenario, n int, d time.Duration) result {
+	deadline := time.Now().Add(d)
+	var mu sync.Mutex
+	res := result{name: sc.name}
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := range n {
+		wg.Go(func() {
+			rng := mrand.New(mrand.NewPCG(uint64(c), uint64(time.Now().UnixNano())))
+			var lat []time.Duration
+			errs, first := 0, ""
+			for time.Now().Before(deadline) {
+				path, tok := sc.path(rng, c)
+				req, _ := http.NewRequestWithContext(ctx, "GET", base+path, nil)
+				if tok != "" {
+					req.Header.Set("Authorization", "Bearer "+tok)
+				}
+				t0 := time.Now()
+				resp, err := client.Do(req)
+				if err == nil {
+					_, err = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if err == nil && resp.StatusCode != 200 {
+						err = fmt.Errorf("%s: status %d", path, resp.StatusCode)
+					}
+				}
+				if err != nil {
+					errs++
+					if first == "" {
+						first = err.Error()
+					}
+					continue
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			mu.Lock()
+			res.latencies = append(res.latencies, lat...)
+			res.errors += errs
+			if res.firstError == "" {
+				res.firstError = first
+			}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	res.elapsed = time.Since(start)
+	slices.Sort(res.latencies)
+	return res
+}
+
+// runPgbench initializes a scratch database next to the bench database
+// and runs select-only pgbench with the same clients and duration.
+func runPgbench(ctx context.Context, o options) (float64, error) {
+	bin := o.pgbench
+	if bin == "" {
+		if p, err := exec.LookPath("pgbench"); err == nil {
+			bin = p
+		} else if m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pgbench"); len(m) > 0 {
+			bin = m[len(m)-1]
+		} else {
+			return 0, errors.New("pgbench not found; pass --pgbench PATH or --pgbench none")
+		}
+	}
+	u, err := url.Parse(o.databaseURL)
+	if err != nil {
+		return 0, err
+	}
+	host, port := u.Hostname(), u.Port()
+	if port == "" {
+		port = "5432"
+	}
+	user := u.User.Username()
+	conn := []string{"-h", host, "-p", port, "-U", user}
+	admin := *u
+	admin.Path = "/postgres"
+	c, err := pgx.Connect(ctx, admin.String())
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS larder_pgbench WITH (FORCE)"); err != nil {
+		return 0, err
+	}
+	if _, err := c.Exec(ctx, "CREATE DATABASE larder_pgbench"); err != nil {
+		return 0, err
+	}
+	env := os.Environ()
+	if p, ok := u.User.Password(); ok {
+		env = append(env, "PGPASSWORD="+p)
+	}
+	if err := runCmd(ctx, env, io.Discard, bin, append(append([]string{"-i", "-q", "-s", "10"}, conn...), "larder_pgbench")...); err != nil {
+		return 0, fmt.Errorf("pgbench -i: %w", err)
+	}
+	var out strings.Builder
+	args := append(append([]string{"-S", "-n", "-c", strconv.Itoa(o.clients), "-j", strconv.Itoa(runtime.NumCPU()),
+		"-T", strconv.Itoa(int(o.duration.Seconds()))}, conn...), "larder_pgbench")
+	if err := runCmd(ctx, env, &out, bin, args...); err != nil {
+		return 0, fmt.Errorf("pgbench -S: %w\n%s", err, out.String())
+	}
+	m := regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection time\)`).FindStringSubmatch(out.String())
+	if m == nil {
+		return 0, fmt.Errorf("no tps in pgbench output:\n%s", out.String())
+	}
+	_, _ = c.Exec(ctx, "DROP DATABASE IF EXISTS larder_pgbench WITH (FORCE)")
+	return strconv.ParseFloat(m[1], 64)
+}
+
+func runCmd(ctx context.Context, env []string, out io.Writer, name string, args ...string) error {
+	cmd := exec.CommandContext(ctx, name, args...)
+	if env != nil {
+		cmd.Env = env
+	}
+	cmd.Stdout = out
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, stderr.String())
+	}
+	return nil
+}
+
+func waitHealthy(ctx context.Context, base string, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(base + "/api/health")
+		if err == nil {
+			var h struct{ Status string }
+			_ = json.NewDecoder(bufio.NewReader(resp.Body)).Decode(&h)
+			resp.Body.Close()
+			if h.Status == "ok" {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return errors.New("the API did not become healthy")
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }

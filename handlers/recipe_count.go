@@ -1,0 +1,126 @@
+package handlers
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"larder/repo"
+)
+
+// CountCache keeps the totals of recent recipe lists for a short time.
+//
+// A page of GET /api/recipes costs a walk of an index that stops after 25
+// rows; its total costs a visit of every matching row, 35,000 for the
+// category "Dinner" at 100,000 recipes. Measured with bench/ under 16
+// concurrent clients, the counts were four fifths of the time of a filtered
+// or searched first page (79 against 632 requests/s without them). Paging
+// through a list, and many people opening the same lists, ask for the same
+// total again and again; so a total is reused while it is fresh.
+//
+// Freshness: every recipe write through this API (create, edit, delete,
+// share, unshare) drops all totals at once, so in a single-instance install
+// a total is always exact after one's own changes. Writes the cache does not
+// see (another API instance, the import worker) show after at most the TTL.
+type CountCache struct {
+	ttl time.Duration
+
+	mu      sync.Mutex
+	gen     uint64 // bumped by every write; totals of an older generation are stale
+	entries map[string]countEntry
+}
+
+type countEntry struct {
+	total int64
+	gen   uint64
+	at    time.Time
+}
+
+// countCacheMax bounds memory: past it, the map is swept and, if still
+// full, emptied.
+const countCacheMax = 10_000
+
+// NewCountCache returns a cache keeping totals for ttl; nil (no cache) when
+// ttl is not positive.
+func NewCountCache(ttl time.Duration) *CountCache {
+	if ttl <= 0 {
+		return nil
+	}
+	return &CountCache{ttl: ttl, entries: map[string]countEntry{}}
+}
+
+// Invalidate drops every total. Call it after a write has committed, so a
+// count started afterwards sees the write.
+func (c *CountCache) Invalidate() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.gen++
+	clear(c.entries)
+	c.mu.Unlock()
+}
+
+// total returns the cached total for key, or computes it with count. The
+// generation is read before counting, so a write that commits while the
+// count runs makes its result unusable rather than stale.
+func (c *CountCache) total(key string, count func() (int64, error)) (int64, error) {
+	if c == nil {
+		return count()
+	}
+	now := time.Now()
+	c.mu.Lock()
+	gen := c.gen
+	if e, ok := c.entries[key]; ok && e.gen == gen && now.Sub(e.at) < c.ttl {
+		c.mu.Unlock()
+		return e.total, nil
+	}
+	c.mu.Unlock()
+
+	n, err := count()
+	if err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return n, nil // a write came in: correct for this answer, not worth keeping
+	}
+	if len(c.entries) >= countCacheMax {
+		for k, e := range c.entries {
+			if now.Sub(e.at) >= c.ttl {
+				delete(c.entries, k)
+			}
+		}
+		if len(c.entries) >= countCacheMax {
+			clear(c.entries)
+		}
+	}
+	c.entries[key] = countEntry{total: n, gen: gen, at: now}
+	return n, nil
+}
+
+// countKey names a total: who asks (totals differ per user, by their own
+// and shared recipes) and every filter.
+func countKey(v repo.Viewer, f repo.RecipeFilter) string {
+	var b strings.Builder
+	switch {
+	case v.Admin:
+		b.WriteString("admin")
+	case v.UserID == nil:
+		b.WriteString("anonymous")
+	default:
+		b.WriteString(v.UserID.String())
+	}
+	b.WriteString("\x00")
+	if f.OwnerID != nil {
+		b.WriteString(f.OwnerID.String())
+	}
+	for _, s := range []string{f.Visibility, f.Category, f.Tag} {
+		b.WriteString("\x00" + s)
+	}
+	if f.Search != nil {
+		b.WriteString("\x00" + f.Search.Any)
+	}
+	return b.String()
+}

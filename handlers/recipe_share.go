@@ -1,0 +1,145 @@
+package handlers
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"larder/repo"
+)
+
+// Share is a recipe shared with a user. The recipe is readable by that
+// user while its visibility is SHARED.
+type Share struct {
+	UserID    uuid.UUID `json:"userId"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+func shareView(s repo.Share) Share {
+	return Share{UserID: s.UserID, Email: s.Email, Name: s.Name, CreatedAt: s.CreatedAt.UTC()}
+}
+
+// SharePage is a page of GET /api/recipes/:id/shares.
+type SharePage struct {
+	Items      []Share `json:"items"`
+	NextCursor *string `json:"nextCursor"`
+	Total      int64   `json:"total"`
+}
+
+type shareCursor struct {
+	CreatedAt time.Time `json:"t"`
+	UserID    uuid.UUID `json:"u"`
+}
+
+// listShares answers GET /api/recipes/:id/shares (owner only), oldest first.
+func (s *Server) listShares(c *fiber.Ctx) error {
+	rec, err := s.ownedRecipe(c, false)
+	if err != nil {
+		return err
+	}
+	limit, err := pageLimit(c)
+	if err != nil {
+		return err
+	}
+	var after *repo.ShareCursor
+	if v := c.Query("cursor"); v != "" {
+		var cur shareCursor
+		raw, err := base64.RawURLEncoding.DecodeString(v)
+		if err != nil || json.Unmarshal(raw, &cur) != nil || cur.UserID == uuid.Nil {
+			fe := fieldErrors{}
+			fe.add("cursor", "is not a cursor this list gave out")
+			return fe.err()
+		}
+		after = &repo.ShareCursor{CreatedAt: cur.CreatedAt, UserID: cur.UserID}
+	}
+	items, next, total, err := repo.ListShares(c.UserContext(), s.DB, rec.ID, limit, after)
+	if err != nil {
+		return err
+	}
+	out := SharePage{Items: make([]Share, len(items)), Total: total}
+	for i, sh := range items {
+		out.Items[i] = shareView(sh)
+	}
+	if next != nil {
+		raw, _ := json.Marshal(shareCursor{CreatedAt: next.CreatedAt, UserID: next.UserID})
+		cur := base64.RawURLEncoding.EncodeToString(raw)
+		out.NextCursor = &cur
+	}
+	return c.JSON(out)
+}
+
+// addShare answers POST /api/recipes/:id/shares {email} (owner only): 201
+// with the share, or 200 with the existing one when already shared. Sharing
+// with yourself is 400; an email no user has is 404.
+func (s *Server) addShare(c *fiber.Ctx) error {
+	rec, err := s.ownedRecipe(c, false)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Email string `json:"email"`
+	}
+	if err := decodeJSON(c, &body); err != nil {
+		return err
+	}
+	email := strings.TrimSpace(body.Email)
+	if email == "" {
+		fe := fieldErrors{}
+		fe.add("email", "is required")
+		return fe.err()
+	}
+	ctx := c.UserContext()
+	u, err := repo.GetUserByEmail(ctx, s.DB, email)
+	if errors.Is(err, repo.ErrNotFound) {
+		return newError(fiber.StatusNotFound, "not_found", "no user has the email address %s", email)
+	}
+	if err != nil {
+		return err
+	}
+	if u.ID == rec.OwnerID {
+		return errInvalid("you cannot share a recipe with yourself")
+	}
+	share, created, err := repo.AddShare(ctx, s.DB, rec.ID, u.ID)
+	if errors.Is(err, repo.ErrNotFound) {
+		return errNotFound("recipe") // deleted meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if created {
+		s.RecipeCounts.Invalidate()
+		status = http.StatusCreated
+	}
+	return c.Status(status).JSON(shareView(share))
+}
+
+// removeShare answers DELETE /api/recipes/:id/shares/:userId (owner only):
+// 204, or 404 when the recipe is not shared with that user.
+func (s *Server) removeShare(c *fiber.Ctx) error {
+	rec, err := s.ownedRecipe(c, false)
+	if err != nil {
+		return err
+	}
+	userID, err := uuid.Parse(c.Params("userId"))
+	if err != nil {
+		return errNotFound("share")
+	}
+	err = repo.RemoveShare(c.UserContext(), s.DB, rec.ID, userID)
+	if errors.Is(err, repo.ErrNotFound) {
+		return errNotFound("share")
+	}
+	if err != nil {
+		return err
+	}
+	s.RecipeCounts.Invalidate()
+	return c.SendStatus(fiber.StatusNoContent)
+}

@@ -1,0 +1,63 @@
+package handlers
+
+import (
+	"encoding/base64"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"larder/repo"
+)
+
+// Tag is a tag with the number of recipes carrying it that the caller may read.
+type Tag struct {
+	Name  string `json:"name"`
+	Count int64  `json:"count"`
+}
+
+// TagPage is a page of GET /api/tags.
+type TagPage struct {
+	Items      []Tag   `json:"items"`
+	NextCursor *string `json:"nextCursor"`
+	Total      int64   `json:"total"`
+}
+
+// listTags answers GET /api/tags: the tags of the recipes the caller may
+// read, by name, each with how many of those recipes carry it; q keeps the
+// names that start with it (for completion). Tags are created by using
+// them on a recipe.
+func (s *Server) listTags(c *fiber.Ctx) error {
+	limit, err := pageLimit(c)
+	if err != nil {
+		return err
+	}
+	after := ""
+	if v := c.Query("cursor"); v != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(v)
+		if err != nil || len(raw) == 0 {
+			fe := fieldErrors{}
+			fe.add("cursor", "is not a cursor this list gave out")
+			return fe.err()
+		}
+		after = string(raw)
+	}
+	prefix := strings.TrimSpace(c.Query("q"))
+	if len(prefix) > recipeLabelMax {
+		fe := fieldErrors{}
+		fe.add("q", "must be at most %d characters", recipeLabelMax)
+		return fe.err()
+	}
+	items, next, total, err := repo.ListTags(c.UserContext(), s.DB, viewer(c), prefix, limit, after)
+	if err != nil {
+		return err
+	}
+	out := TagPage{Items: make([]Tag, len(items)), Total: total}
+	for i, t := range items {
+		out.Items[i] = Tag{Name: t.Name, Count: t.Count}
+	}
+	if next != nil {
+		cur := base64.RawURLEncoding.EncodeToString([]byte(*next))
+		out.NextCursor = &cur
+	}
+	return c.JSON(out)
+}

@@ -1,0 +1,111 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"mime"
+	"runtime"
+
+	"github.com/gofiber/fiber/v2"
+
+	"larder/filestore"
+	"larder/imageproc"
+)
+
+// Image uploads, shared by every resource that has an image: read the
+// multipart field, check by its bytes that it is an accepted image, store a
+// fresh encoding under a new key, and delete the replaced files once the
+// row change has committed.
+
+// imageDecodeSlots bounds how many uploads are decoded at once: decoding
+// holds the file and its pixels in memory (some 300 MB at the 40-megapixel
+// limit), so a burst of uploads must queue rather than exhaust memory.
+var imageDecodeSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+
+// processImageUpload reads the multipart field and returns the image
+// re-encoded for storage (auto-oriented, without metadata). The type is
+// decided by the bytes, never by the file name or the part's Content-Type.
+// Errors are API errors: 415 for a body that is not multipart or a file
+// that is not a JPEG, PNG, GIF or WEBP image, 400 when the field is
+// missing, 413 over MaxImageBytes (or too many pixels to decode).
+func processImageUpload(c *fiber.Ctx, field string) (*imageproc.Encoded, error) {
+	mt, _, _ := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
+	if mt != fiber.MIMEMultipartForm {
+		return nil, newError(fiber.StatusUnsupportedMediaType, "unsupported_media_type",
+			"send the image as multipart/form-data, in the field %q", field)
+	}
+	fh, err := c.FormFile(field)
+	if err != nil {
+		fe := fieldErrors{}
+		fe.add(field, "is required: a JPEG, PNG, GIF or WEBP file")
+		return nil, fe.err()
+	}
+	if fh.Size > MaxImageBytes {
+		return nil, newError(fiber.StatusRequestEntityTooLarge, "payload_too_large", "the image is larger than 20 MB")
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+
+	ctx := c.UserContext()
+	select {
+	case imageDecodeSlots <- struct{}{}:
+		defer func() { <-imageDecodeSlots }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	enc, err := imageproc.Process(f, imageproc.Limits{MaxBytes: MaxImageBytes})
+	switch {
+	case errors.Is(err, imageproc.ErrTooLarge):
+		// imageproc's messages are written for the uploader.
+		return nil, newError(fiber.StatusRequestEntityTooLarge, "payload_too_large", "%s", err.Error())
+	case errors.Is(err, imageproc.ErrUnsupportedType):
+		return nil, newError(fiber.StatusUnsupportedMediaType, "unsupported_media_type", "%s", err.Error())
+	case err != nil:
+		return nil, err
+	}
+	return enc, nil
+}
+
+// files is the store of uploaded files: Deps.Files, else the directory
+// UPLOAD_PATH (which app.go serves at /uploads).
+func (s *Server) files() filestore.Store {
+	if s.Files != nil {
+		return s.Files
+	}
+	return filestore.Local{Root: s.Config.UploadPath}
+}
+
+// storeImage stores enc under a new random key in the folder prefix and
+// returns the key.
+func (s *Server) storeImage(ctx context.Context, prefix string, enc *imageproc.Encoded) (string, error) {
+	key := filestore.NewKey(prefix, enc.Ext())
+	if err := s.files().Put(ctx, key, bytes.NewReader(enc.Data)); err != nil {
+		return "", err
+	}
+	return key, nil
+}
+
+// deleteStoredFiles removes files that a committed change no longer
+// names. A failure is logged, not returned: the change itself has
+// succeeded, and an orphan file costs only space.
+func (s *Server) deleteStoredFiles(ctx context.Context, keys []string) {
+	ctx = context.WithoutCancel(ctx)
+	for _, k := range keys {
+		if err := s.files().Delete(ctx, k); err != nil {
+			s.Logger.Warn("delete stored file", "key", k, "error", err)
+		}
+	}
+}
+
+// uploadURL is the address a stored file is served at, nil for no file.
+func uploadURL(key *string) *string {
+	if key == nil {
+		return nil
+	}
+	u := "/uploads/" + *key
+	return &u
+}

@@ -1,0 +1,247 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertest"
+
+	"larder/backup"
+	"larder/config"
+	"larder/repo"
+	"larder/repo/repotest"
+)
+
+type backupBundle struct {
+	db      *pgxpool.Pool
+	q       *Queue
+	cfg     config.Config
+	create  *rivertest.Worker[BackupCreateArgs, pgx.Tx]
+	restore *rivertest.Worker[BackupRestoreArgs, pgx.Tx]
+	rw      *BackupRestoreWorker
+}
+
+func backupSetup(t *testing.T) *backupBundle {
+	t.Helper()
+	db := repotest.DB(t)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg.UploadPath, cfg.BackupPath = filepath.Join(dir, "uploads"), filepath.Join(dir, "backups")
+	deps := &Deps{DB: db, Logger: logger, Config: cfg}
+	q, err := NewQueue(db, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw := &BackupRestoreWorker{deps: deps}
+	return &backupBundle{
+		db: db, q: q, cfg: cfg, rw: rw,
+		create:  rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger}, river.Worker[BackupCreateArgs](&BackupCreateWorker{deps: deps})),
+		restore: rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger}, river.Worker[BackupRestoreArgs](rw)),
+	}
+}
+
+// run enqueues args the way the API does, works the job once, and returns
+// the public job record.
+func runBackupJob[T river.JobArgs](t *testing.T, b *backupBundle, w *rivertest.Worker[T, pgx.Tx], userID *uuid.UUID, args T) repo.Job {
+	t.Helper()
+	ctx := context.Background()
+	var id uuid.UUID
+	var riverID int64
+	err := pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
+		var err error
+		if id, err = b.q.Enqueue(ctx, tx, userID, args); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT river_job_id FROM app_job WHERE id = $1`, id).Scan(&riverID)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, err := b.q.client.JobGet(ctx, riverID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := b.db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	if res, err := w.WorkJob(ctx, t, tx, row); err != nil && res == nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	j, err := repo.GetJob(ctx, b.db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+func TestBackupJobsRoundTrip(t *testing.T) {
+	t.Parallel()
+	b := backupSetup(t)
+	ctx := context.Background()
+	admin := repotest.CreateUser(t, b.db, repo.RoleAdmin)
+	if _, err := b.db.Exec(ctx, `INSERT INTO recipe (owner_id, title) VALUES ($1, 'Soup')`, admin.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(b.cfg.UploadPath, "recipes", "ab"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(b.cfg.UploadPath, "recipes", "ab", "soup.jpg"), []byte("jpeg"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	j := runBackupJob(t, b, b.create, &admin.ID, BackupCreateArgs{})
+	if j.ErrorCode != nil || j.Result == nil || j.Progress == nil || *j.Progress != 1 {
+		t.Fatalf("create job %+v", j)
+	}
+	var created struct{ Name string }
+	if err := json.Unmarshal(*j.Result, &created); err != nil || !backup.ValidName(created.Name) {
+		t.Fatalf("create result %s: %v", *j.Result, err)
+	}
+	if _, err := backup.Stat(b.cfg.BackupPath, created.Name); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := b.db.Exec(ctx, `UPDATE recipe SET title = 'Changed'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(b.cfg.UploadPath, "recipes", "ab", "soup.jpg")); err != nil {
+		t.Fatal(err)
+	}
+	j = runBackupJob(t, b, b.restore, nil, BackupRestoreArgs{Name: created.Name})
+	if j.ErrorCode != nil || j.Result == nil {
+		t.Fatalf("restore job %+v (%s)", j, derefString(j.ErrorMessage))
+	}
+	var res backup.RestoreResult
+	if err := json.Unmarshal(*j.Result, &res); err != nil || res.Name != created.Name || res.Files != 1 || res.Rows == 0 {
+		t.Fatalf("restore result %s: %v", *j.Result, err)
+	}
+	var title string
+	if err := b.db.QueryRow(ctx, `SELECT title FROM recipe`).Scan(&title); err != nil || title != "Soup" {
+		t.Errorf("recipe title after restore %q, %v", title, err)
+	}
+	if _, err := os.Stat(filepath.Join(b.cfg.UploadPath, "recipes", "ab", "soup.jpg")); err != nil {
+		t.Errorf("file not restored: %v", err)
+	}
+}
+
+func derefString(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// A restore that cannot happen ends the job for good with a message the
+// administrator can act on, and changes nothing.
+func TestBackupRestoreJobFailures(t *testing.T) {
+	t.Parallel()
+	b := backupSetup(t)
+	ctx := context.Background()
+	admin := repotest.CreateUser(t, b.db, repo.RoleAdmin)
+	good := runBackupJob(t, b, b.create, &admin.ID, BackupCreateArgs{})
+	var created struct{ Name string }
+	_ = json.Unmarshal(*good.Result, &created)
+	if _, err := b.db.Exec(ctx, `INSERT INTO tag (name) VALUES ('after the backup')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(b.cfg.BackupPath, "backup-20200101T000000Z.zip"), []byte("not a zip at all"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name     string
+		archive  string
+		inject   error
+		code     string
+		contains string
+	}{
+		{"garbage archive", "backup-20200101T000000Z.zip", nil, "backup_invalid", "ZIP"},
+		{"missing backup", "backup-20200102T000000Z.zip", nil, "not_found", "no backup named"},
+		{"failure while loading", created.Name, errors.New("injected"), "restore_failed", "nothing was changed"},
+	}
+	for _, tt := range tests {
+		b.rw.afterTable = nil
+		if tt.inject != nil {
+			b.rw.afterTable = func(string) error { return tt.inject }
+		}
+		j := runBackupJob(t, b, b.restore, nil, BackupRestoreArgs{Name: tt.archive})
+		if j.ErrorCode == nil || *j.ErrorCode != tt.code || !strings.Contains(derefString(j.ErrorMessage), tt.contains) {
+			t.Errorf("%s: error %v %q, want %s containing %q", tt.name, j.ErrorCode, derefString(j.ErrorMessage), tt.code, tt.contains)
+		}
+		var n int
+		if err := b.db.QueryRow(ctx, `SELECT count(*) FROM tag WHERE name = 'after the backup'`).Scan(&n); err != nil || n != 1 {
+			t.Errorf("%s: the database changed (%d, %v)", tt.name, n, err)
+		}
+	}
+}
+
+// Scheduled backups beyond BACKUP_KEEP are removed after each scheduled
+// run; a backup made by hand stays.
+func TestScheduledBackupsArePruned(t *testing.T) {
+	t.Parallel()
+	b := backupSetup(t)
+	b.cfg.BackupKeep = 2
+	deps := &Deps{DB: b.db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Config: b.cfg}
+	b.create = rivertest.NewWorker(t, riverpgxv5.New(b.db), &river.Config{}, river.Worker[BackupCreateArgs](&BackupCreateWorker{deps: deps}))
+
+	manual := runBackupJob(t, b, b.create, nil, BackupCreateArgs{})
+	var names []string
+	for range 4 {
+		time.Sleep(time.Second) // one name per second
+		j := runBackupJob(t, b, b.create, nil, BackupCreateArgs{Scheduled: true})
+		var r struct{ Name string }
+		_ = json.Unmarshal(*j.Result, &r)
+		names = append(names, r.Name)
+	}
+	var m struct{ Name string }
+	_ = json.Unmarshal(*manual.Result, &m)
+	list, err := backup.List(b.cfg.BackupPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, i := range list {
+		got = append(got, i.Name)
+	}
+	want := []string{names[3], names[2], m.Name}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("left %v, want %v", got, want)
+	}
+}
+
+func TestBackupSchedule(t *testing.T) {
+	t.Parallel()
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if backupSchedule(cfg) != nil || len(PeriodicJobs(&Deps{Config: cfg})) != 1 {
+		t.Error("scheduled backups must be off by default")
+	}
+	cfg.BackupInterval = 24 * time.Hour
+	if backupSchedule(cfg) == nil || len(PeriodicJobs(&Deps{Config: cfg})) != 2 {
+		t.Error("BACKUP_INTERVAL=24h schedules no backup")
+	}
+}

@@ -1,0 +1,361 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertest"
+	"github.com/riverqueue/river/rivertype"
+
+	"larder/config"
+	"larder/filestore"
+	"larder/imageproc"
+	"larder/importer/fetch"
+	"larder/repo"
+	"larder/repo/repotest"
+)
+
+type cookbookImageBundle struct {
+	db    *pgxpool.Pool
+	files filestore.Local
+	q     *Queue
+	tw    *rivertest.Worker[DownloadCookbookImageArgs, pgx.Tx]
+	owner repo.User
+}
+
+// cookbookImageSetup builds the worker with a fetcher that may (or may not)
+// reach the loopback test servers.
+func cookbookImageSetup(t *testing.T, allowPrivate bool) *cookbookImageBundle {
+	t.Helper()
+	db := repotest.DB(t)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := filestore.Local{Root: t.TempDir()}
+	deps := &Deps{DB: db, Logger: logger, Config: cfg, Files: files, Fetcher: fetch.New(fetch.Options{AllowPrivate: allowPrivate})}
+	q, err := NewQueue(db, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw := rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger},
+		river.Worker[DownloadCookbookImageArgs](&DownloadCookbookImageWorker{deps: deps}))
+	return &cookbookImageBundle{db: db, files: files, q: q, tw: tw, owner: repotest.CreateUser(t, db, repo.RoleUser)}
+}
+
+func (b *cookbookImageBundle) enqueue(t *testing.T, args DownloadCookbookImageArgs) *rivertype.JobRow {
+	t.Helper()
+	ctx := context.Background()
+	var riverID int64
+	err := pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
+		id, err := b.q.Enqueue(ctx, tx, &b.owner.ID, args)
+		if err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT river_job_id FROM app_job WHERE id = $1`, id).Scan(&riverID)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, err := b.q.client.JobGet(ctx, riverID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return row
+}
+
+func (b *cookbookImageBundle) work(t *testing.T, row *rivertype.JobRow) *rivertest.WorkResult {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := b.db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	res, err := b.tw.WorkJob(ctx, t, tx, row)
+	if err != nil && res == nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// outcome is what app_job recorded.
+func (b *cookbookImageBundle) outcome(t *testing.T, row *rivertype.JobRow) (result json.RawMessage, code, msg *string) {
+	t.Helper()
+	if err := b.db.QueryRow(context.Background(), `SELECT result, error_code, error_message FROM app_job WHERE river_job_id = $1`,
+		row.ID).Scan(&result, &code, &msg); err != nil {
+		t.Fatal(err)
+	}
+	return result, code, msg
+}
+
+// storedKeys lists the file store.
+func (b *cookbookImageBundle) storedKeys(t *testing.T) []string {
+	t.Helper()
+	var keys []string
+	if err := b.files.Walk(context.Background(), func(key string, _ int64) error {
+		keys = append(keys, key)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+func testPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.NRGBA{uint8(x), uint8(y), 90, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestDownloadCookbookImage(t *testing.T) {
+	t.Parallel()
+	b := cookbookImageSetup(t, true)
+	ctx := context.Background()
+	pic := testPNG(t, 64, 48)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The site's type is wrong on purpose: the bytes decide.
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write(pic)
+	}))
+	t.Cleanup(srv.Close)
+
+	cb, err := repo.CreateCookbook(ctx, b.db, b.owner.ID, repo.CookbookInput{Name: "Cakes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldKey := filestore.NewKey(CookbookImagePrefix, "jpg")
+	if err := b.files.Put(ctx, oldKey, strings.NewReader("old image")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.SetCookbookImage(ctx, b.db, cb.ID, &oldKey); err != nil {
+		t.Fatal(err)
+	}
+
+	row := b.enqueue(t, DownloadCookbookImageArgs{CookbookID: cb.ID, URL: srv.URL + "/cake.png"})
+	if row.Queue != config.QueueImages || row.Kind != "cookbook_image_download" {
+		t.Errorf("queue %s kind %s", row.Queue, row.Kind)
+	}
+	if res := b.work(t, row); res.EventKind != river.EventKindJobCompleted {
+		t.Fatalf("event %s: %v", res.EventKind, res.Job.Errors)
+	}
+	result, code, _ := b.outcome(t, row)
+	var body struct{ CookbookID string }
+	if err := json.Unmarshal(result, &body); err != nil || body.CookbookID != cb.ID.String() || code != nil {
+		t.Fatalf("result %s, error %v", result, code)
+	}
+	got, err := repo.GetCookbook(ctx, b.db, cb.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ImageKey == nil || *got.ImageKey == oldKey || !strings.HasPrefix(*got.ImageKey, "cookbooks/") {
+		t.Fatalf("image key %v", got.ImageKey)
+	}
+	// The stored file is a fresh encoding of the picture, and the old file is gone.
+	if keys := b.storedKeys(t); len(keys) != 1 || keys[0] != *got.ImageKey {
+		t.Fatalf("stored files %v", keys)
+	}
+	f, err := b.files.Open(ctx, *got.ImageKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	im, err := imageproc.Decode(f, imageproc.Limits{})
+	if err != nil || im.Width() != 64 || im.Height() != 48 {
+		t.Fatalf("stored image: %v", err)
+	}
+}
+
+func TestDownloadCookbookImageRefusals(t *testing.T) {
+	t.Parallel()
+	pic := testPNG(t, 16, 16)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/page.html":
+			w.Header().Set("Content-Type", "image/png") // a lie
+			io.WriteString(w, "<!doctype html><html><body>not a picture</body></html>")
+		case "/huge.png":
+			// No Content-Length: the limit must stop the stream itself.
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(pic)
+			chunk := make([]byte, 1<<20)
+			for range 21 {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		case "/polyglot.png":
+			w.Write(append(append([]byte{}, pic...), "<script>alert(1)</script>"...))
+		case "/busy.png":
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+
+	tests := []struct {
+		name         string
+		allowPrivate bool
+		path         string
+		code         string
+	}{
+		{"not an image", true, "/page.html", "not_an_image"},
+		{"an image with a script after it", true, "/polyglot.png", "not_an_image"},
+		{"too big", true, "/huge.png", fetch.CodeTooLarge},
+		{"missing", true, "/missing.png", fetch.CodeHTTPStatus},
+		{"a private address", false, "/page.html", fetch.CodeForbiddenAddress},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := cookbookImageSetup(t, tt.allowPrivate)
+			ctx := context.Background()
+			cb, err := repo.CreateCookbook(ctx, b.db, b.owner.ID, repo.CookbookInput{Name: "Pies"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			row := b.enqueue(t, DownloadCookbookImageArgs{CookbookID: cb.ID, URL: srv.URL + tt.path})
+			if res := b.work(t, row); res.EventKind != river.EventKindJobCancelled {
+				t.Fatalf("event %s: %v", res.EventKind, res.Job.Errors)
+			}
+			_, code, msg := b.outcome(t, row)
+			if code == nil || *code != tt.code || msg == nil || *msg == "" {
+				t.Fatalf("error %v: %v", code, msg)
+			}
+			if got, _ := repo.GetCookbook(ctx, b.db, cb.ID); got.ImageKey != nil {
+				t.Fatalf("image set to %s", *got.ImageKey)
+			}
+			if keys := b.storedKeys(t); len(keys) != 0 {
+				t.Fatalf("files stored: %v", keys)
+			}
+		})
+	}
+
+	t.Run("no request reaches a private address", func(t *testing.T) {
+		t.Parallel()
+		var seen atomic.Int64
+		private := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			seen.Add(1)
+			w.Write(pic)
+		}))
+		t.Cleanup(private.Close)
+		b := cookbookImageSetup(t, false)
+		cb, err := repo.CreateCookbook(context.Background(), b.db, b.owner.ID, repo.CookbookInput{Name: "Tarts"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range []string{private.URL + "/x.png", strings.Replace(private.URL, "127.0.0.1", "localhost", 1) + "/x.png"} {
+			row := b.enqueue(t, DownloadCookbookImageArgs{CookbookID: cb.ID, URL: u})
+			if res := b.work(t, row); res.EventKind != river.EventKindJobCancelled {
+				t.Fatalf("%s: event %s", u, res.EventKind)
+			}
+			if _, code, _ := b.outcome(t, row); code == nil || *code != fetch.CodeForbiddenAddress {
+				t.Fatalf("%s: error %v", u, code)
+			}
+		}
+		if seen.Load() != 0 {
+			t.Fatalf("the private server got %d requests", seen.Load())
+		}
+	})
+
+	t.Run("a busy site is retried", func(t *testing.T) {
+		t.Parallel()
+		b := cookbookImageSetup(t, true)
+		cb, err := repo.CreateCookbook(context.Background(), b.db, b.owner.ID, repo.CookbookInput{Name: "Buns"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := b.enqueue(t, DownloadCookbookImageArgs{CookbookID: cb.ID, URL: srv.URL + "/busy.png"})
+		res := b.work(t, row)
+		// Failed for this attempt and due again (River makes a retry due
+		// within seconds "available" at once), with no outcome recorded.
+		if res.EventKind != river.EventKindJobFailed ||
+			(res.Job.State != rivertype.JobStateRetryable && res.Job.State != rivertype.JobStateAvailable) {
+			t.Fatalf("first attempt: %s %s", res.EventKind, res.Job.State)
+		}
+		if _, code, _ := b.outcome(t, row); code != nil {
+			t.Fatalf("a retryable failure was recorded as final: %s", *code)
+		}
+	})
+
+	t.Run("a deleted cookbook", func(t *testing.T) {
+		t.Parallel()
+		b := cookbookImageSetup(t, true)
+		ctx := context.Background()
+		cb, err := repo.CreateCookbook(ctx, b.db, b.owner.ID, repo.CookbookInput{Name: "Gone"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := b.enqueue(t, DownloadCookbookImageArgs{CookbookID: cb.ID, URL: srv.URL + "/page.html"})
+		if _, err := repo.DeleteCookbook(ctx, b.db, cb.ID); err != nil {
+			t.Fatal(err)
+		}
+		if res := b.work(t, row); res.EventKind != river.EventKindJobCancelled {
+			t.Fatalf("event %s", res.EventKind)
+		}
+		if _, code, _ := b.outcome(t, row); code == nil || *code != "not_found" {
+			t.Fatalf("error %v", code)
+		}
+	})
+}
+
+func TestFetchFailureRetriesOnlyWhatMayPass(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		err   error
+		last  bool
+		retry bool
+	}{
+		{&fetch.Error{Code: fetch.CodeTimeout, Message: "timed out"}, false, true},
+		{&fetch.Error{Code: fetch.CodeTimeout, Message: "timed out"}, true, false},
+		{&fetch.Error{Code: fetch.CodeUnreachable, Message: "down"}, false, true},
+		{&fetch.Error{Code: fetch.CodeBlocked, Status: 503, Message: "busy"}, false, true},
+		{&fetch.Error{Code: fetch.CodeBlocked, Status: 403, Message: "refused"}, false, false},
+		{&fetch.Error{Code: fetch.CodeHTTPStatus, Status: 404, Message: "missing"}, false, false},
+		{&fetch.Error{Code: fetch.CodeHTTPStatus, Status: 502, Message: "bad gateway"}, false, true},
+		{&fetch.Error{Code: fetch.CodeForbiddenAddress, Message: "private"}, false, false},
+		{&fetch.Error{Code: fetch.CodeTooLarge, Message: "big"}, false, false},
+		{context.Canceled, true, true},
+	}
+	for _, tt := range tests {
+		err := fetchFailure(tt.err, tt.last)
+		var f *Failure
+		if errors.As(err, &f) == tt.retry {
+			t.Errorf("%v (last attempt %v): got %v", tt.err, tt.last, err)
+		}
+		if f != nil && (f.Code == "" || f.Message == "") {
+			t.Errorf("%v: failure without code or message: %+v", tt.err, f)
+		}
+	}
+}

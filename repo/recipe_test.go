@@ -1,0 +1,188 @@
+package repo_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"larder/repo"
+	"larder/repo/repotest"
+)
+
+func texts(sections []repo.Section) string {
+	var parts []string
+	for _, s := range sections {
+		var items []string
+		for _, it := range s.Items {
+			items = append(items, it.Text)
+		}
+		parts = append(parts, s.Name+":"+strings.Join(items, ","))
+	}
+	return strings.Join(parts, "|")
+}
+
+func TestUpdateRecipeKeepsItemIDs(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	u := repotest.CreateUser(t, db, repo.RoleUser)
+	admin := repo.Viewer{Admin: true}
+	id, err := repo.CreateRecipe(ctx, db, u.ID, repo.RecipeInput{Title: "Bread", Visibility: repo.VisibilityPrivate,
+		IngredientSections: []repo.Section{
+			{Name: "Dough", Items: []repo.Item{{Text: "flour"}, {Text: "water"}, {Text: "salt"}}},
+			{Name: "Topping", Items: []repo.Item{{Text: "seeds"}}},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := repo.GetRecipe(ctx, db, id, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dough := rec.IngredientSections[0].Items
+	seeds := rec.IngredientSections[1].Items[0]
+	// Reverse the dough (every position changes), move the seeds into it,
+	// drop "water", rename the first section, drop the second.
+	in := repo.RecipeInput{Title: "Bread", Visibility: repo.VisibilityPrivate,
+		IngredientSections: []repo.Section{{Name: "All", Items: []repo.Item{
+			dough[2], seeds, {Text: "yeast"}, {ID: dough[0].ID, Text: "strong flour"},
+		}}}}
+	if err := repo.UpdateRecipe(ctx, db, id, in); err != nil {
+		t.Fatal(err)
+	}
+	rec, err = repo.GetRecipe(ctx, db, id, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(rec.IngredientSections); got != "All:salt,seeds,yeast,strong flour" {
+		t.Fatalf("after edit %s", got)
+	}
+	items := rec.IngredientSections[0].Items
+	if items[0].ID != dough[2].ID || items[1].ID != seeds.ID || items[3].ID != dough[0].ID || items[2].ID == uuid.Nil {
+		t.Fatalf("ids not kept: %+v", items)
+	}
+	// An id of another recipe is refused and changes nothing.
+	other, err := repo.CreateRecipe(ctx, db, u.ID, repo.RecipeInput{Title: "Other", Visibility: repo.VisibilityPrivate,
+		IngredientSections: []repo.Section{{Items: []repo.Item{{Text: "x"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := repo.GetRecipe(ctx, db, other, admin)
+	in.IngredientSections[0].Items[0] = o.IngredientSections[0].Items[0]
+	if err := repo.UpdateRecipe(ctx, db, id, in); !errors.Is(err, repo.ErrUnknownItem) {
+		t.Fatalf("foreign id: %v", err)
+	}
+	if rec2, _ := repo.GetRecipe(ctx, db, id, admin); texts(rec2.IngredientSections) != "All:salt,seeds,yeast,strong flour" {
+		t.Fatalf("refused edit changed the recipe: %s", texts(rec2.IngredientSections))
+	}
+	if err := repo.UpdateRecipe(ctx, db, uuid.New(), in); !errors.Is(err, repo.ErrNotFound) {
+		t.Fatalf("missing recipe: %v", err)
+	}
+}
+
+// Recipes written at once with the same new tags (in any case and order)
+// share one tag row per name and never deadlock.
+func TestConcurrentTagCreation(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	u := repotest.CreateUser(t, db, repo.RoleUser)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := range 8 {
+		tags := []string{"Alpha", "beta", "GAMMA"}
+		if i%2 == 1 {
+			tags = []string{"gamma", "BETA", "alpha"}
+		}
+		wg.Go(func() {
+			_, err := repo.CreateRecipe(ctx, db, u.ID, repo.RecipeInput{Title: "T", Visibility: repo.VisibilityPublic, Tags: tags})
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var n int
+	if err := db.QueryRow(ctx, "SELECT count(*) FROM tag").Scan(&n); err != nil || n != 3 {
+		t.Fatalf("%d tags (%v)", n, err)
+	}
+}
+
+func TestSearchQuery(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	u := repotest.CreateUser(t, db, repo.RoleUser)
+	if _, err := repo.CreateRecipe(ctx, db, u.ID, repo.RecipeInput{Title: "Roast Chicken", Visibility: repo.VisibilityPublic,
+		IngredientSections: []repo.Section{{Items: []repo.Item{{Text: "1 chicken"}, {Text: "2 lemons"}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ q, any, ab string }{
+		{"chicken", "('chicken')", "('chicken':AB)"},
+		{"Lemons, chicken!", "('lemon') & ('chicken')", "('lemon':AB) & ('chicken':AB)"},
+		{"the", "", ""},
+		{"chiken", "('chiken':* | 'chicken')", "('chiken':*AB | 'chicken':AB)"},
+		{"it's", "", ""}, // two stop words
+		{"o'brien", "('brien':*)", "('brien':*AB)"},     // "o" is too short to guess from
+		{"chicken xo", "('chicken')", "('chicken':AB)"}, // so is "xo"
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		got, err := repo.SearchQuery(ctx, db, tt.q)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.q, err)
+		}
+		switch {
+		case tt.any == "" && got != nil:
+			t.Errorf("%q: %+v, want none", tt.q, got)
+		case tt.any != "" && got == nil:
+			t.Errorf("%q: none, want %s", tt.q, tt.any)
+		case got != nil && (got.Any != tt.any || got.TitleOrIngredients != tt.ab):
+			t.Errorf("%q: %q / %q, want %q / %q", tt.q, got.Any, got.TitleOrIngredients, tt.any, tt.ab)
+		}
+		if got != nil {
+			// Whatever was typed, the result parses as a tsquery.
+			for _, q := range []string{got.Any, got.TitleOrIngredients} {
+				if _, err := db.Exec(ctx, "SELECT $1::tsquery", q); err != nil {
+					t.Errorf("%q: %q does not parse: %v", tt.q, q, err)
+				}
+			}
+		}
+	}
+}
+
+// FuzzSearchQuery checks that any search text gives a tsquery PostgreSQL
+// parses: quotes, backslashes and operators in what people type must never
+// reach the query syntax unescaped.
+func FuzzSearchQuery(f *testing.F) {
+	for _, s := range []string{"chicken", `a'b\c`, "x & !y | (z", "ça ñandú 鸡肉", "a:*B", "''", `\\'`} {
+		f.Add(s)
+	}
+	db := repotest.DB(f)
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, q string) {
+		got, err := repo.SearchQuery(ctx, db, q)
+		if err != nil {
+			if strings.Contains(err.Error(), "invalid byte sequence") {
+				return // not UTF-8: PostgreSQL refuses the text itself
+			}
+			t.Fatalf("%q: %v", q, err)
+		}
+		if got == nil {
+			return
+		}
+		for _, s := range []string{got.Any, got.TitleOrIngredients} {
+			if _, err := db.Exec(ctx, "SELECT $1::tsquery", s); err != nil {
+				t.Fatalf("%q → %q: %v", q, s, err)
+			}
+		}
+	})
+}
