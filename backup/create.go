@@ -295,22 +295,25 @@ func (d *digestWriter) entry(name string) Entry {
 
 // progress turns bytes done into a fraction between from and to, reported
 // at most every 250 ms.
+// It is safe for concurrent use.
 type progress struct {
 	report   func(float64)
 	from, to float64
 	total    int64
-	done_    int64
-	last     time.Time
+
+	mu    sync.Mutex
+	done_ int64
+	last  time.Time
 }
 
 func newProgress(report func(float64), from, to float64, total int64) *progress {
 	return &progress{report: report, from: from, to: to, total: total}
 }
 
-func (p *progress) add(n int64) { p.set(p.done_ + n) }
-
-func (p *progress) set(done int64) {
-	p.done_ = done
+func (p *progress) add(n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done_ += n
 	if p.report == nil || time.Since(p.last) < 250*time.Millisecond {
 		return
 	}
@@ -328,6 +331,8 @@ func (p *progress) fraction() float64 {
 
 // done reports the end of the span.
 func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.report != nil {
 		p.done_ = p.total
 		p.report(p.to)

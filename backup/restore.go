@@ -46,6 +46,10 @@ type RestoreOptions struct {
 	// Tests inject failures with it.
 	AfterTable func(table string) error
 	Logger     *slog.Logger
+
+	// deferRows overrides deferRows; tests set it low so that the small
+	// fixture exercises the dropping and rebuilding of indexes and keys.
+	deferRows int64
 }
 
 // RestoreResult is what a restore did.
@@ -65,15 +69,20 @@ type RestoreResult struct {
 //
 //  1. It takes the restore lock (see repo.TryLockRestore) for its whole
 //     run; the API answers writes with 503 while it is held.
-//  2. The archive is verified completely (Verify's rules) while its files
-//     are extracted into a staging directory next to o.UploadDir. Any
-//     problem refuses the restore with a *Refusal; the staging directory
-//     is removed and nothing else has changed.
-//  3. One transaction empties the application tables and loads the dump
-//     in dependency order with COPY (no superuser rights needed); a backup
-//     of an older schema is loaded into a scratch schema built by the old
-//     migrations, migrated forward there, and copied across. Every session
-//     issued before is ended (repo.FinishRestore).
+//  2. The archive is verified completely (Verify's rules): its directory,
+//     manifest, entry names, modes and bounds first, then the size and
+//     SHA-256 of every table dump, streamed, before the database is
+//     touched; then the files' while they are extracted into a staging
+//     directory next to o.UploadDir.
+//  3. One transaction, running while the files are extracted, empties the
+//     application tables and loads the dumps in dependency order with COPY
+//     (no superuser rights needed); a backup of an older schema is loaded
+//     into a scratch schema built by the old migrations, migrated forward
+//     there, and copied across. Every session issued before is ended
+//     (repo.FinishRestore). It commits only once every file has passed its
+//     check and is on disk; any problem, anywhere, rolls it back and
+//     refuses the restore (a *Refusal when the archive is at fault) with
+//     nothing changed.
 //  4. Only after the commit is the staging directory renamed into place;
 //     the lock is released, and the replaced files are removed in the
 //     background.
@@ -175,58 +184,84 @@ func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOpti
 		}
 	}()
 
-	// Pass 1: verify every entry; extract the files.
-	pass1 := newProgress(report.set, 0, 0.6, a.total)
-	bufp := copyBuffers.Get().(*[]byte)
-	defer copyBuffers.Put(bufp)
-	err = a.readAll(func(entry string, r io.Reader) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rel, ok := strings.CutPrefix(entry, filesPrefix)
-		if !ok {
-			_, err := io.CopyBuffer(io.Discard, r, *bufp)
-			return err
-		}
-		return extract(staging, rel, r, *bufp)
-	}, func(done, total int64) { pass1.set(done) })
-	if err != nil {
-		return res, err
-	}
-	phase("verify and extract")
-	// The files must be on disk before the database commits to them;
-	// flushing them overlaps the database work meanwhile.
-	synced := make(chan error, 1)
-	go func() { synced <- syncTree(staging) }()
-
-	// Pass 2: the database, in one transaction.
 	var dbBytes int64
 	for _, t := range m.Tables {
 		dbBytes += a.expected[t.Entry].Size
 	}
-	pass2 := newProgress(report.set, 0.6, 0.95, dbBytes)
+	// Every entry is read once to be verified, and the dumps once more to
+	// be loaded.
+	prog := newProgress(report.set, 0, 0.95, a.total+dbBytes)
+	isDump := func(name string) bool { return strings.HasPrefix(name, tablePrefix) }
+	isFile := func(name string) bool { return strings.HasPrefix(name, filesPrefix) }
+
+	// 1. The table dumps are verified (size and SHA-256, streamed) before
+	// the database is touched; the archive's structure, names and bounds
+	// already were.
+	bufp := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(bufp)
+	err = a.readAll(isDump, func(_ string, r io.Reader) error {
+		_, err := io.CopyBuffer(io.Discard, onlyReader{r}, *bufp)
+		return err
+	}, prog.add)
+	if err != nil {
+		return res, err
+	}
+	phase("verify dumps")
+
+	// 2. The files are verified and extracted into the staging directory
+	// while the transaction loads the tables: the one is disk and hashing
+	// in this process, the other the database server's work, so they
+	// overlap. Nothing is committed or swapped before both have succeeded:
+	// a file that fails its check rolls the transaction back, and the
+	// restore is refused with nothing changed.
+	filesCtx, stopFiles := context.WithCancel(ctx)
+	defer stopFiles()
+	filesDone := make(chan error, 1)
+	go func() {
+		err := a.readAll(isFile, func(entry string, r io.Reader) error {
+			if err := filesCtx.Err(); err != nil {
+				return err
+			}
+			return extract(staging, strings.TrimPrefix(entry, filesPrefix), r)
+		}, prog.add)
+		phase("verify and extract files")
+		if err == nil {
+			// The files must be on disk before the database commits to them.
+			err = syncTree(staging)
+		}
+		filesDone <- err
+	}()
+
 	tx, err := conn.Begin(ctx)
 	if err != nil {
+		stopFiles()
+		<-filesDone
 		return res, fmt.Errorf("restore: begin: %w", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after commit
-	if err := repo.SetCopySettings(ctx, tx); err != nil {
-		return res, err
+	load := loader{ctx: ctx, a: a, tx: tx, progress: prog, afterTable: o.AfterTable, phase: phase, deferRows: o.deferRows}
+	if load.deferRows <= 0 {
+		load.deferRows = deferRows
 	}
-	load := loader{ctx: ctx, a: a, tx: tx, progress: pass2, afterTable: o.AfterTable, phase: phase}
-	if m.SchemaVersion == dbVersion {
-		err = load.current()
-	} else {
-		err = load.older(all, dbVersion)
+	loadErr := repo.SetCopySettings(ctx, tx)
+	if loadErr == nil && m.SchemaVersion == dbVersion {
+		loadErr = load.current()
+	} else if loadErr == nil {
+		loadErr = load.older(all, dbVersion)
 	}
-	if err != nil {
-		return res, err
+	if loadErr != nil {
+		stopFiles()
+	}
+	filesErr := <-filesDone
+	phase("wait for the files")
+	// A refused file says more than the failure it caused elsewhere.
+	if filesErr != nil && (loadErr == nil || !errors.Is(filesErr, context.Canceled)) {
+		return res, filesErr
+	}
+	if loadErr != nil {
+		return res, loadErr
 	}
 	res.Tables, res.Rows = len(m.Tables), load.rows
-	if err := <-synced; err != nil {
-		return res, err
-	}
-	phase("sync files")
 	if err := tx.Commit(ctx); err != nil {
 		return res, fmt.Errorf("restore: commit: %w", err)
 	}
@@ -290,7 +325,7 @@ var cleanups sync.WaitGroup
 // extract writes one file of the archive under staging. The name has
 // passed checkEntryName; the joined path is checked to stay under staging
 // all the same, and files are created exclusively, never through a link.
-func extract(staging, rel string, r io.Reader, buf []byte) error {
+func extract(staging, rel string, r io.Reader) error {
 	target := filepath.Join(staging, filepath.FromSlash(rel))
 	if !strings.HasPrefix(target, staging+string(filepath.Separator)) {
 		return refuse("entry %s%s would be written outside the upload directory", filesPrefix, rel)
@@ -308,7 +343,7 @@ func extract(staging, rel string, r io.Reader, buf []byte) error {
 		}
 		return fmt.Errorf("restore: extract %s: %w", rel, err)
 	}
-	_, err = io.CopyBuffer(onlyWriter{f}, r, buf)
+	err = pipeCopy(f, r)
 	if err == nil {
 		err = f.Chmod(0o644) // as the file store writes them, whatever the umask
 	}
@@ -318,8 +353,70 @@ func extract(staging, rel string, r io.Reader, buf []byte) error {
 	return err
 }
 
-// onlyWriter hides io.ReaderFrom, so io.CopyBuffer uses the given buffer.
-type onlyWriter struct{ io.Writer }
+// pipeBuffers is how many copyBufferSize buffers pipeCopy keeps in flight.
+const pipeBuffers = 3
+
+// pipeCopy copies r to w, reading and writing on two goroutines. Reading an
+// archive entry (inflating it, its CRC, its SHA-256) and writing the file
+// cost about the same, so overlapping them nearly halves a restore's
+// extraction on two cores. Memory stays at pipeBuffers buffers. The error
+// of the read side (a *Refusal among them) comes first.
+func pipeCopy(w io.Writer, r io.Reader) error {
+	type chunk struct {
+		b *[]byte
+		n int
+	}
+	free := make(chan *[]byte, pipeBuffers)
+	full := make(chan chunk, pipeBuffers) // never blocks: there are only pipeBuffers buffers
+	for range pipeBuffers {
+		free <- copyBuffers.Get().(*[]byte)
+	}
+	stop := make(chan struct{})
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(full)
+		for {
+			var b *[]byte
+			select {
+			case <-stop:
+				readErr <- nil
+				return
+			case b = <-free:
+			}
+			n, err := io.ReadFull(r, *b)
+			if n > 0 {
+				full <- chunk{b, n}
+			} else {
+				free <- b
+			}
+			switch {
+			case err == io.EOF || err == io.ErrUnexpectedEOF:
+				readErr <- nil
+				return
+			case err != nil:
+				readErr <- err
+				return
+			}
+		}
+	}()
+	var werr error
+	for c := range full {
+		if werr == nil {
+			if _, err := w.Write((*c.b)[:c.n]); err != nil {
+				werr = err
+				close(stop)
+			}
+		}
+		free <- c.b
+	}
+	for range pipeBuffers {
+		copyBuffers.Put(<-free)
+	}
+	if err := <-readErr; err != nil {
+		return err
+	}
+	return werr
+}
 
 // loader loads the tables of an archive inside the restore transaction.
 type loader struct {
@@ -329,6 +426,7 @@ type loader struct {
 	progress   *progress
 	afterTable func(string) error
 	phase      func(string)
+	deferRows  int64
 	rows       int64
 }
 
@@ -343,15 +441,17 @@ func (l *loader) current() error {
 	if err := l.matchTables(tables, "this database"); err != nil {
 		return err
 	}
+	// Indexes go before the tables are emptied: TRUNCATE then has fewer
+	// index files to replace.
+	deferred, err := repo.DeferConstraints(ctx, l.tx, "", tables, l.large())
+	if err != nil {
+		return err
+	}
 	state, err := repo.PrepareRestore(ctx, l.tx, tables)
 	if err != nil {
 		return err
 	}
 	triggers, err := repo.DisableUserTriggers(ctx, l.tx, "", tables)
-	if err != nil {
-		return err
-	}
-	deferred, err := repo.DeferConstraints(ctx, l.tx, "", tables)
 	if err != nil {
 		return err
 	}
@@ -406,7 +506,7 @@ func (l *loader) older(all []migrations.Migration, dbVersion int) error {
 	if err != nil {
 		return err
 	}
-	deferred, err := repo.DeferConstraints(ctx, l.tx, scratch, old)
+	deferred, err := repo.DeferConstraints(ctx, l.tx, scratch, old, l.large())
 	if err != nil {
 		return err
 	}
@@ -454,15 +554,15 @@ func (l *loader) older(all []migrations.Migration, dbVersion int) error {
 				"after migrating the backup forward, table %s does not match this database's", t.Name)}
 		}
 	}
+	if deferred, err = repo.DeferConstraints(ctx, l.tx, "", tables, l.large()); err != nil {
+		return err
+	}
 	state, err := repo.PrepareRestore(ctx, l.tx, tables)
 	if err != nil {
 		return err
 	}
 	triggers, err = repo.DisableUserTriggers(ctx, l.tx, "", tables)
 	if err != nil {
-		return err
-	}
-	if deferred, err = repo.DeferConstraints(ctx, l.tx, "", tables); err != nil {
 		return err
 	}
 	for _, t := range tables {
@@ -485,6 +585,22 @@ func (l *loader) older(all []migrations.Migration, dbVersion int) error {
 		return err
 	}
 	return repo.DropSchema(ctx, l.tx, scratch)
+}
+
+// deferRows is the row count from which a table's indexes and foreign
+// keys are dropped while it loads and built again afterwards (see
+// repo.DeferConstraints); below it, keeping them costs less.
+const deferRows = 2000
+
+// large names the tables the backup has at least l.deferRows rows of.
+func (l *loader) large() map[string]bool {
+	out := map[string]bool{}
+	for _, t := range l.a.manifest.Tables {
+		if t.Rows >= l.deferRows {
+			out[t.Name] = true
+		}
+	}
+	return out
 }
 
 // matchTables refuses a backup whose tables or columns differ from those
@@ -545,10 +661,14 @@ func (l *loader) loadTable(schema, table string, freeze bool) error {
 }
 
 // phaseTimer returns a function that logs, at debug level, how long each
-// phase of a restore took since the previous one.
+// phase of a restore took since the previous one ended (the files and the
+// tables run side by side, so their phases interleave).
 func phaseTimer(logger *slog.Logger, name string) func(string) {
+	var mu sync.Mutex
 	last := time.Now()
 	return func(phase string) {
+		mu.Lock()
+		defer mu.Unlock()
 		now := time.Now()
 		logger.Debug("restore phase", "backup", name, "phase", phase, "seconds", now.Sub(last).Seconds())
 		last = now

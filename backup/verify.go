@@ -119,7 +119,7 @@ func Verify(path string, limits Limits) (*Manifest, error) {
 		return nil, err
 	}
 	defer a.Close()
-	if err := a.readAll(nil, nil); err != nil {
+	if err := a.readAll(nil, nil, nil); err != nil {
 		return nil, err
 	}
 	return a.manifest, nil
@@ -400,13 +400,16 @@ func checkDirectory(f io.ReaderAt, size int64, l Limits) error {
 	return nil
 }
 
-// readAll streams every entry but the manifest in file order, checking its
-// size, ratio and SHA-256 as it goes. For each entry, use (if not nil) gets
-// the verified stream; it must read it to the end or return an error.
-// progress (if not nil) gets the bytes done so far.
-func (a *archive) readAll(use func(name string, r io.Reader) error, progress func(done, total int64)) error {
-	var done int64
+// readAll streams the entries only accepts (all when nil), the manifest
+// apart, in file order, checking each one's size, ratio and SHA-256 as it
+// goes. For each entry, use (if not nil) gets the verified stream; it must
+// read it to the end or return an error. progress (if not nil) gets the
+// size of each entry done.
+func (a *archive) readAll(only func(name string) bool, use func(name string, r io.Reader) error, progress func(n int64)) error {
 	for _, zf := range a.order {
+		if only != nil && !only(zf.Name) {
+			continue
+		}
 		err := a.stream(zf.Name, func(r io.Reader) error {
 			if use != nil {
 				return use(zf.Name, r)
@@ -417,9 +420,8 @@ func (a *archive) readAll(use func(name string, r io.Reader) error, progress fun
 		if err != nil {
 			return err
 		}
-		done += int64(zf.UncompressedSize64)
 		if progress != nil {
-			progress(done, a.total)
+			progress(int64(zf.UncompressedSize64))
 		}
 	}
 	return nil

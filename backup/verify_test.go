@@ -322,7 +322,7 @@ func FuzzVerify(f *testing.F) {
 			limits: Limits{MaxEntries: 100, MaxTotalBytes: 1 << 20}.withDefaults()}
 		err := a.open(migrations.Latest())
 		if err == nil {
-			err = a.readAll(nil, nil)
+			err = a.readAll(nil, nil, nil)
 		}
 		if err != nil {
 			var r *Refusal

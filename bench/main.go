@@ -84,6 +84,8 @@ func run(ctx context.Context, o options) error {
 	}
 	defer os.RemoveAll(tmp)
 
+	// Everything shares the machine; a busy one shows in every figure.
+	startLoad := loadAverage()
 	fmt.Println("== building cmd/api and cmd/admin")
 	for _, cmd := range []string{"api", "admin"} {
 		if err := runCmd(ctx, nil, os.Stdout, "go", "build", "-o", filepath.Join(tmp, cmd), "./cmd/"+cmd); err != nil {
@@ -187,8 +189,8 @@ func run(ctx context.Context, o options) error {
 		fmt.Printf("   %.0f transactions/s\n", pgTPS)
 	}
 
-	fmt.Printf("\n%d recipes, %d clients, %s per scenario, API and PostgreSQL on this machine (%d CPUs)\n\n",
-		fx.recipes, o.clients, o.duration, runtime.NumCPU())
+	fmt.Printf("\n%d recipes, %d clients, %s per scenario, API and PostgreSQL on this machine (%d CPUs); load average %s before, %s after\n\n",
+		fx.recipes, o.clients, o.duration, runtime.NumCPU(), startLoad, loadAverage())
 	fmt.Printf("%-46s %10s %9s %9s %8s %7s\n", "scenario", "req/s", "p50", "p99", "errors", "×pgbench")
 	for _, r := range results {
 		ratio := "-"
@@ -479,3 +481,16 @@ func randomHex(n int) string {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+// loadAverage is the one-minute load average, "?" where /proc has none.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return "?"
+	}
+	return f[0]
+}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"time"
@@ -100,18 +101,29 @@ func (c *CountCache) total(key string, count func() (int64, error)) (int64, erro
 	return n, nil
 }
 
-// countKey names a total: who asks (totals differ per user, by their own
-// and shared recipes) and every filter.
-func countKey(v repo.Viewer, f repo.RecipeFilter) string {
-	var b strings.Builder
-	switch {
-	case v.Admin:
-		b.WriteString("admin")
-	case v.UserID == nil:
-		b.WriteString("anonymous")
-	default:
-		b.WriteString(v.UserID.String())
+// countRecipes is the total of a recipe list: repo.CountRecipes, with
+// each of its parts reused while fresh. The PUBLIC part is the same for
+// every caller, so one count serves everybody; a user's personal part
+// (their own other recipes and those shared with them) is theirs.
+func (s *Server) countRecipes(ctx context.Context, v repo.Viewer, f repo.RecipeFilter) (int64, error) {
+	key := filterKey(f)
+	if v.Admin {
+		return s.RecipeCounts.total("all"+key, func() (int64, error) { return repo.CountAllRecipes(ctx, s.DB, f) })
 	}
+	pub, err := s.RecipeCounts.total("public"+key, func() (int64, error) { return repo.CountPublicRecipes(ctx, s.DB, f) })
+	if err != nil || v.UserID == nil {
+		return pub, err
+	}
+	me := *v.UserID
+	own, err := s.RecipeCounts.total(me.String()+key, func() (int64, error) {
+		return repo.CountPersonalRecipes(ctx, s.DB, me, f)
+	})
+	return pub + own, err
+}
+
+// filterKey names a filter in the cache.
+func filterKey(f repo.RecipeFilter) string {
+	var b strings.Builder
 	b.WriteString("\x00")
 	if f.OwnerID != nil {
 		b.WriteString(f.OwnerID.String())

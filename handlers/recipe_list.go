@@ -126,10 +126,7 @@ func (s *Server) listRecipes(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	page.Total, err = s.RecipeCounts.total(countKey(v, f), func() (int64, error) {
-		return repo.CountRecipes(ctx, s.DB, v, f)
-	})
-	if err != nil {
+	if page.Total, err = s.countRecipes(ctx, v, f); err != nil {
 		return err
 	}
 	out := RecipePage{Items: make([]RecipeSummary, len(page.Items)), Total: page.Total,

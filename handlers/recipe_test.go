@@ -71,13 +71,19 @@ func rcGet(t *testing.T, b *testBundle, tok string, id uuid.UUID) Recipe {
 // signed-in user the recipe is not shared with; recipients are tested in
 // TestRecipeReadRules.
 var (
-	ruleReadPublic  = rulePublic
-	ruleReadHidden  = map[string]int{anon: hidden, other: hidden, owner: allowed, admin: allowed}
-	ruleOwnVisible  = map[string]int{anon: unauthorized, other: forbidden, owner: allowed, admin: forbidden}
-	ruleOwnHidden   = map[string]int{anon: unauthorized, other: hidden, owner: allowed, admin: forbidden}
-	ruleDelVisible  = map[string]int{anon: unauthorized, other: forbidden, owner: allowed, admin: allowed}
-	ruleDelHidden   = map[string]int{anon: unauthorized, other: hidden, owner: allowed, admin: allowed}
-	rcVisibilities  = []string{repo.VisibilityPublic, repo.VisibilityShared, repo.VisibilityPrivate}
+	// Reading: a PUBLIC recipe is everyone's; any other is hidden (404)
+	// from all but its owner and admins.
+	ruleReadPublic = rulePublic
+	ruleReadHidden = map[string]int{anon: hidden, other: hidden, owner: allowed, admin: allowed}
+	// requireOwnership: 401 without a token, 403 for a recipe the caller
+	// may read but does not own, 404 for one they may not read.
+	ruleOwnVisible = map[string]int{anon: unauthorized, other: forbidden, owner: allowed, admin: forbidden}
+	ruleOwnHidden  = map[string]int{anon: unauthorized, other: hidden, owner: allowed, admin: forbidden}
+	// DELETE lets an admin through as well.
+	ruleDelVisible = map[string]int{anon: unauthorized, other: forbidden, owner: allowed, admin: allowed}
+	ruleDelHidden  = map[string]int{anon: unauthorized, other: hidden, owner: allowed, admin: allowed}
+	rcVisibilities = []string{repo.VisibilityPublic, repo.VisibilityShared, repo.VisibilityPrivate}
+	// rcVisibleToRead: the visibilities a user other than the owner reads.
 	rcVisibleToRead = map[string]bool{repo.VisibilityPublic: true}
 )
 

@@ -533,13 +533,26 @@ type deferredObject struct {
 // (dropping a foreign key locks the table it references), and app_user,
 // emptied with DELETE rather than TRUNCATE, must stay readable while the
 // restore runs: the API authenticates every request against it.
-func DeferConstraints(ctx context.Context, tx pgx.Tx, schema string, tables []BackupTable) (*Deferred, error) {
+//
+// Only tables in large are touched (with their foreign keys): for a table
+// of a few hundred rows, dropping and creating again costs more than it
+// saves.
+func DeferConstraints(ctx context.Context, tx pgx.Tx, schema string, tables []BackupTable, large map[string]bool) (*Deferred, error) {
 	names := make([]string, 0, len(tables))
-	var indexed []string
+	var emptied, indexed []string
 	for _, t := range tables {
 		names = append(names, t.Name)
 		if !t.ReferencedFromOutside && !t.Partitioned {
-			indexed = append(indexed, t.Name)
+			emptied = append(emptied, t.Name)
+			if large[t.Name] {
+				indexed = append(indexed, t.Name)
+			}
+		}
+	}
+	var referencing []string
+	for _, t := range tables {
+		if large[t.Name] {
+			referencing = append(referencing, t.Name)
 		}
 	}
 	d := &Deferred{schema: schema}
@@ -560,7 +573,7 @@ func DeferConstraints(ctx context.Context, tx pgx.Tx, schema string, tables []Ba
 		  AND src.relnamespace = coalesce(nullif($1, ''), current_schema())::regnamespace
 		  AND dst.relnamespace = src.relnamespace
 		  AND src.relname = ANY($2) AND dst.relname = ANY($3)
-		ORDER BY 1, 2`, schema, names, indexed)
+		ORDER BY 1, 2`, schema, referencing, emptied)
 	d.foreignKeys, err = pgx.CollectRows(rows, scanDeferred)
 	if err != nil {
 		return nil, wrap("list foreign keys", err)

@@ -83,15 +83,23 @@ func queryWords(q string) []string {
 
 // expandSQL looks up, for each query word, its stemmed lexemes, whether
 // every one of them occurs in some recipe, and the lexicon terms that look
-// like it: similar by trigrams (a typo) or containing it (a fragment).
+// like it: those containing it (a fragment), and the closest by trigram
+// similarity (a typo). Only terms nearly as close as the closest count:
+// "chiken" is 0.5 from "chicken" but 0.33 from "chia" and 0.3 from
+// "chill", which would otherwise double what it finds.
 const expandSQL = `
 SELECT q.ord::int,
        tsvector_to_array(to_tsvector('` + SearchConfig + `', q.word)) AS lexemes,
        NOT EXISTS (SELECT 1 FROM unnest(tsvector_to_array(to_tsvector('` + SearchConfig + `', q.word))) AS l(x)
                    WHERE NOT EXISTS (SELECT 1 FROM search_term t WHERE t.term = l.x)) AS known,
-       ARRAY(SELECT t.term FROM search_term t
-             WHERE t.term % q.word OR (length(q.word) >= 3 AND t.term LIKE '%' || q.word || '%')
-             ORDER BY similarity(t.term, q.word) DESC, t.term LIMIT 4) AS similar
+       ARRAY(SELECT c.term FROM (
+                 SELECT t.term, similarity(t.term, q.word) AS sim,
+                        max(similarity(t.term, q.word)) OVER () AS best,
+                        strpos(t.term, q.word) > 0 AS contains
+                 FROM search_term t
+                 WHERE t.term % q.word OR (length(q.word) >= 3 AND t.term LIKE '%' || q.word || '%')) c
+             WHERE c.contains OR c.sim >= 0.9 * c.best
+             ORDER BY c.sim DESC, c.term LIMIT 4) AS similar
 FROM unnest($1::text[]) WITH ORDINALITY AS q(word, ord)`
 
 // TextQuery is a search as tsqueries (in their text form) over search_vector.

@@ -186,3 +186,51 @@ func FuzzSearchQuery(f *testing.F) {
 		}
 	})
 }
+
+// recipe.shared_with follows recipe_share, whichever way a share goes:
+// added, removed, or cascaded away with its user.
+func TestSharedWithFollowsShares(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	owner := repotest.CreateUser(t, db, repo.RoleUser)
+	a := repotest.CreateUser(t, db, repo.RoleUser)
+	b := repotest.CreateUser(t, db, repo.RoleUser)
+	id, err := repo.CreateRecipe(ctx, db, owner.ID, repo.RecipeInput{Title: "Pie", Visibility: repo.VisibilityShared})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sharedWith := func() []uuid.UUID {
+		t.Helper()
+		var ids []uuid.UUID
+		if err := db.QueryRow(ctx, "SELECT shared_with FROM recipe WHERE id = $1", id).Scan(&ids); err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	for _, u := range []uuid.UUID{a.ID, b.ID, a.ID} {
+		if _, _, err := repo.AddShare(ctx, db, id, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := sharedWith(); len(got) != 2 || got[0] != a.ID || got[1] != b.ID {
+		t.Fatalf("after sharing: %v", got)
+	}
+	if err := repo.RemoveShare(ctx, db, id, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := sharedWith(); len(got) != 1 || got[0] != b.ID {
+		t.Fatalf("after unsharing: %v", got)
+	}
+	if _, err := db.Exec(ctx, "DELETE FROM app_user WHERE id = $1", b.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := sharedWith(); len(got) != 0 {
+		t.Fatalf("after deleting the user: %v", got)
+	}
+	for _, v := range []repo.Viewer{{UserID: &a.ID}, {}} {
+		if _, err := repo.GetRecipe(ctx, db, id, v); !errors.Is(err, repo.ErrNotFound) {
+			t.Fatalf("%v reads it: %v", v.UserID, err)
+		}
+	}
+}
