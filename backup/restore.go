@@ -197,12 +197,7 @@ func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOpti
 	// 1. The table dumps are verified (size and SHA-256, streamed) before
 	// the database is touched; the archive's structure, names and bounds
 	// already were.
-	bufp := copyBuffers.Get().(*[]byte)
-	defer copyBuffers.Put(bufp)
-	err = a.readAll(isDump, func(_ string, r io.Reader) error {
-		_, err := io.CopyBuffer(io.Discard, onlyReader{r}, *bufp)
-		return err
-	}, prog.add)
+	err = a.readAll(isDump, nil, prog.add)
 	if err != nil {
 		return res, err
 	}
@@ -262,6 +257,10 @@ func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOpti
 		return res, loadErr
 	}
 	res.Tables, res.Rows = len(m.Tables), load.rows
+	// The triggers that tell API instances of changed recipes were off.
+	if err := repo.NotifyRecipeChange(ctx, tx); err != nil {
+		return res, err
+	}
 	if err := tx.Commit(ctx); err != nil {
 		return res, fmt.Errorf("restore: commit: %w", err)
 	}

@@ -625,3 +625,50 @@ func TestCreateIsConsistentWithAConcurrentTruncate(t *testing.T) {
 		}
 	}
 }
+
+// With some tables over the deferral threshold and some under, the keys of
+// the large ones are dropped while small tables still reference them.
+func TestRestoreWithSomeTablesDeferred(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	d := newDirs(t)
+	fill(t, db)
+	wantFiles := writeUploads(t, d.uploads)
+	want := snapshot(t, db)
+	info := d.create(t, db)
+	exec(t, db, `DELETE FROM recipe`)
+	o := d.restoreOpts()
+	o.deferRows = 3 // recipe (3 rows) is deferred; recipe_share (1 row) references it
+	if _, err := Restore(context.Background(), db, info.Name, o); err != nil {
+		t.Fatal(err)
+	}
+	diffSnapshots(t, want, snapshot(t, db))
+	diffTrees(t, wantFiles, tree(t, d.uploads))
+}
+
+// A restore replaces recipes with its triggers off, so it notifies the API
+// instances' count caches itself, on commit.
+func TestRestoreNotifiesRecipeChange(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	d := newDirs(t)
+	fill(t, db)
+	info := d.create(t, db)
+	ctx := context.Background()
+	listener, err := pgx.ConnectConfig(ctx, db.Config().ConnConfig.Copy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer listener.Close(ctx)
+	if _, err := listener.Exec(ctx, "LISTEN "+repo.RecipeChangeChannel); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Restore(ctx, db, info.Name, d.restoreOpts()); err != nil {
+		t.Fatal(err)
+	}
+	wait, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := listener.WaitForNotification(wait); err != nil {
+		t.Fatalf("no recipe-change notification after the restore: %v", err)
+	}
+}

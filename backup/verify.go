@@ -414,8 +414,7 @@ func (a *archive) readAll(only func(name string) bool, use func(name string, r i
 			if use != nil {
 				return use(zf.Name, r)
 			}
-			_, err := io.Copy(io.Discard, r)
-			return err
+			return discard(r)
 		})
 		if err != nil {
 			return err
@@ -425,6 +424,15 @@ func (a *archive) readAll(only func(name string) bool, use func(name string, r i
 		}
 	}
 	return nil
+}
+
+// discard reads r to the end in large reads (io.Discard's own ReadFrom
+// would read 8 KB at a time).
+func discard(r io.Reader) error {
+	bufp := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(bufp)
+	_, err := io.CopyBuffer(struct{ io.Writer }{io.Discard}, r, *bufp)
+	return err
 }
 
 // stream opens entry name and hands fn a reader that fails, with a
@@ -455,7 +463,7 @@ func (a *archive) stream(name string, fn func(r io.Reader) error) error {
 	}
 	if !er.finished {
 		// fn stopped early; read the rest so the checksum covers it all.
-		if _, err := io.Copy(io.Discard, er); err != nil {
+		if err := discard(er); err != nil {
 			return err
 		}
 	}

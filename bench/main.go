@@ -175,9 +175,11 @@ func run(ctx context.Context, o options) error {
 		}
 		fmt.Printf("== %s\n", sc.name)
 		load(ctx, client, base, sc, o.clients, o.warmup) // warm-up, not measured
+		cpu0 := serverCPU(ctx, pool, api.Process.Pid)
 		res := load(ctx, client, base, sc, o.clients, o.duration)
+		res.cpu = serverCPU(ctx, pool, api.Process.Pid) - cpu0
 		results = append(results, res)
-		fmt.Printf("   %.0f req/s, p50 %s, p99 %s, %d errors\n", res.rate(), ms(res.p(50)), ms(res.p(99)), res.errors)
+		fmt.Printf("   %.0f req/s, p50 %s, p99 %s, %.2f ms CPU/req, %d errors\n", res.rate(), ms(res.p(50)), ms(res.p(99)), res.cpuPerRequest(), res.errors)
 	}
 
 	var pgTPS float64
@@ -191,13 +193,13 @@ func run(ctx context.Context, o options) error {
 
 	fmt.Printf("\n%d recipes, %d clients, %s per scenario, API and PostgreSQL on this machine (%d CPUs); load average %s before, %s after\n\n",
 		fx.recipes, o.clients, o.duration, runtime.NumCPU(), startLoad, loadAverage())
-	fmt.Printf("%-46s %10s %9s %9s %8s %7s\n", "scenario", "req/s", "p50", "p99", "errors", "×pgbench")
+	fmt.Printf("%-46s %8s %9s %9s %9s %6s %8s\n", "scenario", "req/s", "p50", "p99", "CPU/req", "errors", "×pgbench")
 	for _, r := range results {
 		ratio := "-"
 		if pgTPS > 0 {
 			ratio = fmt.Sprintf("%.2f", r.rate()/pgTPS)
 		}
-		fmt.Printf("%-46s %10.0f %9s %9s %8d %7s\n", r.name, r.rate(), ms(r.p(50)), ms(r.p(99)), r.errors, ratio)
+		fmt.Printf("%-46s %8.0f %9s %9s %6.2f ms %6d %8s\n", r.name, r.rate(), ms(r.p(50)), ms(r.p(99)), r.cpuPerRequest(), r.errors, ratio)
 	}
 	if pgTPS > 0 {
 		fmt.Printf("%-46s %10.0f\n", "pgbench -S (select-only, same server)", pgTPS)
@@ -309,6 +311,17 @@ type result struct {
 	latencies  []time.Duration
 	errors     int
 	firstError string
+	// cpu is the CPU time the API process and its PostgreSQL backends
+	// used during the run: unlike latency, hardly moved by whatever else
+	// runs on the machine.
+	cpu time.Duration
+}
+
+func (r result) cpuPerRequest() float64 {
+	if len(r.latencies) == 0 {
+		return 0
+	}
+	return float64(r.cpu.Microseconds()) / 1000 / float64(len(r.latencies))
 }
 
 func (r result) rate() float64 { return float64(len(r.latencies)) / r.elapsed.Seconds() }
@@ -493,4 +506,35 @@ func loadAverage() string {
 		return "?"
 	}
 	return f[0]
+}
+
+// serverCPU is the CPU time used so far by the API process and by the
+// PostgreSQL backends serving the bench database (the API's pool; the
+// bench's own connection is idle meanwhile), from /proc; 0 where /proc is
+// missing.
+func serverCPU(ctx context.Context, pool *pgxpool.Pool, apiPID int) time.Duration {
+	pids := []int{apiPID}
+	rows, _ := pool.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+	if more, err := pgx.CollectRows(rows, pgx.RowTo[int32]); err == nil {
+		for _, p := range more {
+			pids = append(pids, int(p))
+		}
+	}
+	var ticks int64
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// Fields after the command name (which may hold spaces), from the
+		// last ')': state is field 3, utime 14 and stime 15.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 12 {
+			u, _ := strconv.ParseInt(f[11], 10, 64)
+			s, _ := strconv.ParseInt(f[12], 10, 64)
+			ticks += u + s
+		}
+	}
+	// Linux reports in USER_HZ, 100 on every common platform.
+	return time.Duration(ticks) * (time.Second / 100)
 }

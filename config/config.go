@@ -109,7 +109,8 @@ type Config struct {
 	// before River assumes its worker died and hands it to another.
 	JobRescueAfter time.Duration
 	// RecipeCountCache is how long a recipe-list total may be reused
-	// (handlers.CountCache); 0 counts on every request.
+	// (handlers.CountCache) while no recipe changes; any committed change
+	// drops the totals at once. 0 counts on every request.
 	RecipeCountCache time.Duration
 
 	LogLevel  slog.Level
@@ -163,7 +164,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ImportAllowPrivate: r.boolean("IMPORT_ALLOW_PRIVATE_ADDRESSES", false),
 		ChromiumPath:       r.str("CHROMIUM_PATH", "/usr/bin/chromium"),
 		JobRescueAfter:     r.duration("JOB_RESCUE_AFTER", 15*time.Minute),
-		RecipeCountCache:   r.duration("RECIPE_COUNT_CACHE", 10*time.Second),
+		RecipeCountCache:   r.duration("RECIPE_COUNT_CACHE", 10*time.Minute),
 
 		LogLevel:  r.level("LOG_LEVEL"),
 		LogFormat: r.oneOf("LOG_FORMAT", "text", "text", "json"),

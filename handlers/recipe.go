@@ -53,7 +53,8 @@ func (s *Server) recipeRoutes(app, api fiber.Router) {
 	api.Delete("/recipes/:id", s.requireAuth, s.deleteRecipe)
 	api.Post("/recipes/:id/image", s.requireAuth, s.uploadRecipeImage)
 	api.Delete("/recipes/:id/image", s.requireAuth, s.deleteRecipeImage)
-	app.Delete("/recipes/:id/image", s.requireAuth, s.deleteRecipeImage)
+	// Outside /api, so the restore guard of app.go does not cover it.
+	app.Delete("/recipes/:id/image", s.maintenanceGuard(), s.requireAuth, s.deleteRecipeImage)
 	api.Get("/recipes/:id/shares", s.requireAuth, s.listShares)
 	api.Post("/recipes/:id/shares", s.requireAuth, s.addShare)
 	api.Delete("/recipes/:id/shares/:userId", s.requireAuth, s.removeShare)

@@ -2,9 +2,12 @@ package handlers
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"larder/repo"
 )
@@ -20,15 +23,21 @@ import (
 // total again and again; so a total is reused while it is fresh.
 //
 // Freshness: every recipe write through this API (create, edit, delete,
-// share, unshare) drops all totals at once, so in a single-instance install
-// a total is always exact after one's own changes. Writes the cache does not
-// see (another API instance, the import worker) show after at most the TTL.
+// share, unshare) drops all totals at once, so a total is exact after one's
+// own changes. Writes elsewhere (another API instance, the import worker, a
+// restore) reach the cache through Follow: the database notifies every
+// commit that changes recipes, tags or shares (migration 0008), and the
+// totals are dropped when it arrives. While Follow is not connected, totals
+// are not reused at all; without Follow (tests), they live for the TTL.
 type CountCache struct {
 	ttl time.Duration
 
 	mu      sync.Mutex
 	gen     uint64 // bumped by every write; totals of an older generation are stale
 	entries map[string]countEntry
+	// deaf is set while Follow's connection is down, when a write
+	// elsewhere could go unheard.
+	deaf bool
 }
 
 type countEntry struct {
@@ -71,6 +80,10 @@ func (c *CountCache) total(key string, count func() (int64, error)) (int64, erro
 	}
 	now := time.Now()
 	c.mu.Lock()
+	if c.deaf {
+		c.mu.Unlock()
+		return count()
+	}
 	gen := c.gen
 	if e, ok := c.entries[key]; ok && e.gen == gen && now.Sub(e.at) < c.ttl {
 		c.mu.Unlock()
@@ -99,6 +112,66 @@ func (c *CountCache) total(key string, count func() (int64, error)) (int64, erro
 	}
 	c.entries[key] = countEntry{total: n, gen: gen, at: now}
 	return n, nil
+}
+
+// Follow listens for the database's recipe-change notifications on a
+// connection of its own from connect, and drops every total on each. It
+// returns when ctx ends. If the connection fails, the cache stops reusing
+// totals (it could miss a change) until Follow has connected and listens
+// again, retrying with a growing pause.
+func (c *CountCache) Follow(ctx context.Context, connect func(context.Context) (*pgx.Conn, error), logger *slog.Logger) {
+	if c == nil {
+		return
+	}
+	c.setDeaf(true)
+	pause := time.Second
+	for ctx.Err() == nil {
+		err := c.listen(ctx, connect, func() { pause = time.Second })
+		if ctx.Err() != nil {
+			return
+		}
+		c.setDeaf(true)
+		logger.Warn("recipe totals: lost the change notifications; counting afresh until they are back", "err", err, "retry_in", pause)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, time.Minute)
+	}
+}
+
+// listen connects, LISTENs and drops the totals on every notification
+// until the connection or ctx fails. Totals are reused again only once
+// LISTEN has been acknowledged: a change committed before that is then
+// covered by the Invalidate of going live.
+func (c *CountCache) listen(ctx context.Context, connect func(context.Context) (*pgx.Conn, error), connected func()) error {
+	conn, err := connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+repo.RecipeChangeChannel); err != nil {
+		return err
+	}
+	connected()
+	c.setDeaf(false)
+	for {
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			return err
+		}
+		c.Invalidate()
+	}
+}
+
+// setDeaf records whether changes can be heard; either way the totals kept
+// so far are dropped, since a change may have gone unheard.
+func (c *CountCache) setDeaf(deaf bool) {
+	c.mu.Lock()
+	c.deaf = deaf
+	c.gen++
+	clear(c.entries)
+	c.mu.Unlock()
 }
 
 // countRecipes is the total of a recipe list: repo.CountRecipes, with

@@ -1,10 +1,13 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"larder/repo"
 )
@@ -93,5 +96,92 @@ func TestCountCacheGenerations(t *testing.T) {
 	}
 	if NewCountCache(0) != nil {
 		t.Fatal("TTL 0 must mean no cache")
+	}
+}
+
+// Followed, the cache hears a write made behind the API's back (a worker,
+// another instance) as soon as it commits, and not before.
+func TestRecipeCountCacheFollowsDatabaseChanges(t *testing.T) {
+	t.Parallel()
+	counts := NewCountCache(time.Hour)
+	b := setup(t, func(d *Deps) { d.RecipeCounts = counts })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	connect := func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, b.db.Config().ConnConfig.Copy()) }
+	go counts.Follow(ctx, connect, b.deps.Logger)
+	u, tok := b.user(t, repo.RoleUser)
+	total := func() int64 { return rcList(t, b, tok, url.Values{}).Total }
+	waitFor := func(want int64) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for total() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("total stays %d, want %d", total(), want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	waitFor(0) // listening: until then every total is counted afresh anyway
+
+	// An uncommitted insert is neither counted nor notified…
+	tx, err := b.db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	if _, err := repo.CreateRecipe(ctx, tx, u.ID, repo.RecipeInput{Title: "Behind the back", Visibility: repo.VisibilityPrivate}); err != nil {
+		t.Fatal(err)
+	}
+	if n := total(); n != 0 {
+		t.Fatalf("uncommitted row counted: %d", n)
+	}
+	// …and its commit reaches the cache.
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(1)
+	// So do a tag's rename (a tag filter matches names) and a delete.
+	id := rcInsertWith(t, b, u.ID, repo.RecipeInput{Title: "Tagged", Tags: []string{"Soup"}})
+	waitFor(2)
+	soup := func() int64 { return rcList(t, b, tok, url.Values{"tag": {"broth"}}).Total }
+	if n := soup(); n != 0 {
+		t.Fatalf("tag broth: %d", n)
+	}
+	if _, err := b.db.Exec(ctx, `UPDATE tag SET name = 'Broth' WHERE name = 'Soup'`); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for soup() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the renamed tag's total was not refreshed")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := b.db.Exec(ctx, `DELETE FROM recipe WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(1)
+}
+
+// While it cannot listen, a followed cache counts every total afresh.
+func TestRecipeCountCacheDeafCountsAfresh(t *testing.T) {
+	t.Parallel()
+	counts := NewCountCache(time.Hour)
+	b := setup(t, func(d *Deps) { d.RecipeCounts = counts })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	attempts := make(chan struct{}, 100)
+	refuse := func(context.Context) (*pgx.Conn, error) {
+		attempts <- struct{}{}
+		return nil, errors.New("database unreachable")
+	}
+	go counts.Follow(ctx, refuse, b.deps.Logger)
+	<-attempts
+	u, tok := b.user(t, repo.RoleUser)
+	for want := int64(0); want < 3; want++ {
+		if n := rcList(t, b, tok, url.Values{}).Total; n != want {
+			t.Fatalf("total %d, want %d: a total was reused while deaf", n, want)
+		}
+		rcInsert(t, b, u.ID, repo.VisibilityPrivate)
 	}
 }

@@ -401,3 +401,26 @@ func TestRecipeImageVariants(t *testing.T) {
 		t.Fatalf("files after deleting the recipe %v", files)
 	}
 }
+
+// The route outside /api refuses writes during a restore like the rest.
+func TestRecipeImageDeleteOutsideAPIDuringRestore(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	u, tok := b.user(t, repo.RoleUser)
+	id := rcInsert(t, b, u.ID, repo.VisibilityPrivate)
+	conn, err := b.db.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if ok, err := repo.TryLockRestore(context.Background(), conn); err != nil || !ok {
+		t.Fatalf("lock: %v %v", ok, err)
+	}
+	r := b.do(t, "DELETE", "/recipes/"+id.String()+"/image", nil, tok)
+	if r.Status != 503 || r.ErrorCode() != "unavailable" {
+		t.Fatalf("during a restore: %d %s", r.Status, r.Body)
+	}
+	if err := repo.UnlockRestore(context.Background(), conn); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -134,9 +134,13 @@ func (p *parser) span(a, b int) string {
 	return p.line[p.toks[a].start:p.toks[b-1].end]
 }
 
+// bracketRemover strips parentheses and brackets from notes. Built once:
+// building a Replacer per call was a fifth of the CPU of reading a recipe.
+var bracketRemover = strings.NewReplacer("(", "", ")", "", "[", "", "]", "")
+
 // note records a removed part, without surrounding punctuation or parentheses.
 func (p *parser) note(s string) {
-	s = strings.NewReplacer("(", "", ")", "", "[", "", "]", "").Replace(s)
+	s = bracketRemover.Replace(s)
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimRight(s, " ,;:-–—*.")
 	s = strings.TrimLeft(s, " ,;:-–—*")

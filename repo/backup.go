@@ -555,6 +555,10 @@ func DeferConstraints(ctx context.Context, tx pgx.Tx, schema string, tables []Ba
 			referencing = append(referencing, t.Name)
 		}
 	}
+	// A foreign key goes when its table is large (its checks are the cost)
+	// or when it points at a table whose keys go (a key cannot be dropped
+	// while a foreign key depends on it); either way only towards an
+	// emptied table.
 	d := &Deferred{schema: schema}
 	var err error
 	if d.fingerprint, err = schemaFingerprint(ctx, tx, schema, names); err != nil {
@@ -573,7 +577,8 @@ func DeferConstraints(ctx context.Context, tx pgx.Tx, schema string, tables []Ba
 		  AND src.relnamespace = coalesce(nullif($1, ''), current_schema())::regnamespace
 		  AND dst.relnamespace = src.relnamespace
 		  AND src.relname = ANY($2) AND dst.relname = ANY($3)
-		ORDER BY 1, 2`, schema, referencing, emptied)
+		  AND (src.relname = ANY($4) OR dst.relname = ANY($5))
+		ORDER BY 1, 2`, schema, names, emptied, referencing, indexed)
 	d.foreignKeys, err = pgx.CollectRows(rows, scanDeferred)
 	if err != nil {
 		return nil, wrap("list foreign keys", err)

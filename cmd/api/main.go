@@ -77,6 +77,11 @@ func run() error {
 		logger.Info("running workers in process", "queues", cfg.QueueConcurrency)
 	}
 
+	counts := handlers.NewCountCache(cfg.RecipeCountCache)
+	go counts.Follow(ctx, func(ctx context.Context) (*pgx.Conn, error) {
+		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
+	}, logger)
+
 	webFS := web.Dist()
 	if webFS == nil {
 		logger.Warn("the web client is not built (run: npm --prefix web ci && npm --prefix web run build); serving the API only")
@@ -93,7 +98,7 @@ func run() error {
 		Version:      larder.Version(),
 		Web:          webFS,
 		Files:        filestore.Local{Root: cfg.UploadPath},
-		RecipeCounts: handlers.NewCountCache(cfg.RecipeCountCache),
+		RecipeCounts: counts,
 	})
 
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
