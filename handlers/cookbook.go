@@ -48,21 +48,25 @@ func (s *Server) cookbookRoutes(api fiber.Router) {
 
 // Cookbook is the cookbook shape of API.md. The arrays are never null.
 type Cookbook struct {
-	ID                   uuid.UUID `json:"id"`
-	OwnerID              uuid.UUID `json:"ownerId"`
-	Name                 string    `json:"name"`
-	Description          string    `json:"description"`
-	ImageURL             *string   `json:"imageUrl"`
-	Tags                 []string  `json:"tags"`
-	AutoFilterCategories []string  `json:"autoFilterCategories"`
-	AutoFilterTags       []string  `json:"autoFilterTags"`
-	CreatedAt            time.Time `json:"createdAt"`
-	UpdatedAt            time.Time `json:"updatedAt"`
+	ID          uuid.UUID `json:"id"`
+	OwnerID     uuid.UUID `json:"ownerId"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	ImageURL    *string   `json:"imageUrl"`
+	// ImageVariants are the smaller renditions the image job makes, by
+	// name ("thumb", "medium") → address; {} until it has run.
+	ImageVariants        map[string]string `json:"imageVariants"`
+	Tags                 []string          `json:"tags"`
+	AutoFilterCategories []string          `json:"autoFilterCategories"`
+	AutoFilterTags       []string          `json:"autoFilterTags"`
+	CreatedAt            time.Time         `json:"createdAt"`
+	UpdatedAt            time.Time         `json:"updatedAt"`
 }
 
 func cookbookView(cb repo.Cookbook) Cookbook {
 	return Cookbook{
-		ID: cb.ID, OwnerID: cb.OwnerID, Name: cb.Name, Description: cb.Description, ImageURL: uploadURL(cb.ImageKey),
+		ID: cb.ID, OwnerID: cb.OwnerID, Name: cb.Name, Description: cb.Description,
+		ImageURL: uploadURL(cb.ImageKey), ImageVariants: variantURLs(cb.ImageKey, cb.ImageVariants),
 		Tags: nonNilStrings(cb.Tags), AutoFilterCategories: nonNilStrings(cb.AutoFilterCategories),
 		AutoFilterTags: nonNilStrings(cb.AutoFilterTags), CreatedAt: cb.CreatedAt.UTC(), UpdatedAt: cb.UpdatedAt.UTC(),
 	}
@@ -87,8 +91,8 @@ type cookbookDetail struct {
 // cookbookRecipePage is a page of a cookbook's recipes in the list shape of API.md.
 type cookbookRecipePage struct {
 	Items      []RecipeSummary `json:"items"`
-	NextCursor *string          `json:"nextCursor"`
-	Total      int64            `json:"total"`
+	NextCursor *string         `json:"nextCursor"`
+	Total      int64           `json:"total"`
 }
 
 // cookbookFor is requireOwnership for cookbooks: it returns the cookbook
@@ -416,14 +420,14 @@ func (s *Server) deleteCookbook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	keys, err := repo.DeleteCookbook(c.UserContext(), s.DB, cb.ID)
+	img, err := repo.DeleteCookbook(c.UserContext(), s.DB, cb.ID)
 	if errors.Is(err, repo.ErrNotFound) {
 		return errNotFound("cookbook")
 	}
 	if err != nil {
 		return err
 	}
-	s.deleteStoredFiles(c.UserContext(), keys)
+	s.deleteImageFiles(c.UserContext(), img)
 	return c.SendStatus(fiber.StatusNoContent)
 }
 

@@ -15,53 +15,42 @@ import (
 
 // uploadCookbookImage replaces the cookbook's image with the multipart
 // field "image" (JPEG, PNG, GIF or WEBP by content, at most 20 MB; 413 and
-// 415 otherwise) and answers the cookbook. The old files are deleted once
-// the cookbook names the new one.
+// 415 otherwise) and answers the cookbook. As for a recipe, the cookbook
+// names the new file in the transaction that enqueues the job making its
+// renditions (imageVariants), and the old files are deleted after that.
 func (s *Server) uploadCookbookImage(c *fiber.Ctx) error {
 	cb, err := s.cookbookFor(c, "id")
 	if err != nil {
 		return err
 	}
-	enc, err := processImageUpload(c, "image")
+	err = s.uploadImage(c, repo.CookbookImage, cb.ID, jobs.CookbookImagePrefix)
+	if errors.Is(err, repo.ErrNotFound) {
+		return errNotFound("cookbook") // deleted while the image was processed
+	}
 	if err != nil {
 		return err
 	}
-	ctx := c.UserContext()
-	key, err := s.storeImage(ctx, jobs.CookbookImagePrefix, enc)
-	if err != nil {
-		return err
-	}
-	old, err := repo.SetCookbookImage(ctx, s.DB, cb.ID, &key)
-	if err != nil {
-		s.deleteStoredFiles(ctx, []string{key})
-		if errors.Is(err, repo.ErrNotFound) {
-			return errNotFound("cookbook") // deleted while the image was processed
-		}
-		return err
-	}
-	s.deleteStoredFiles(ctx, old)
-	cb, err = repo.GetCookbook(ctx, s.DB, cb.ID)
+	cb, err = repo.GetCookbook(c.UserContext(), s.DB, cb.ID)
 	if err != nil {
 		return err
 	}
 	return c.JSON(cookbookView(cb))
 }
 
-// deleteCookbookImage removes the cookbook's image and its file; imageUrl
-// becomes null. 204, also when there was no image.
+// deleteCookbookImage removes the cookbook's image and its files; imageUrl
+// becomes null and imageVariants {}. 204, also when there was no image.
 func (s *Server) deleteCookbookImage(c *fiber.Ctx) error {
 	cb, err := s.cookbookFor(c, "id")
 	if err != nil {
 		return err
 	}
-	old, err := repo.SetCookbookImage(c.UserContext(), s.DB, cb.ID, nil)
+	err = s.removeImage(c.UserContext(), repo.CookbookImage, cb.ID)
 	if errors.Is(err, repo.ErrNotFound) {
 		return errNotFound("cookbook")
 	}
 	if err != nil {
 		return err
 	}
-	s.deleteStoredFiles(c.UserContext(), old)
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
@@ -104,7 +93,7 @@ func (s *Server) downloadCookbookImage(c *fiber.Ctx) error {
 	var jobID uuid.UUID
 	err = pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
 		var err error
-		jobID, err = s.Queue.Enqueue(ctx, tx, &caller(c).ID, jobs.DownloadCookbookImageArgs{CookbookID: cb.ID, URL: body.URL})
+		jobID, err = s.Queue.Enqueue(ctx, tx, &caller(c).ID, jobs.DownloadCookbookImageArgs{CookbookID: cb.ID, UserID: caller(c).ID, URL: body.URL})
 		return err
 	})
 	if err != nil {

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -123,8 +125,8 @@ type cbDetailJSON struct {
 	Cookbook
 	Recipes struct {
 		Items      []RecipeSummary `json:"items"`
-		NextCursor *string          `json:"nextCursor"`
-		Total      int64            `json:"total"`
+		NextCursor *string         `json:"nextCursor"`
+		Total      int64           `json:"total"`
 	} `json:"recipes"`
 	Cookbooks   []Cookbook  `json:"cookbooks"`
 	RecipeIDs   []uuid.UUID `json:"recipeIds"`
@@ -159,7 +161,7 @@ func TestCookbookCRUDRoutes(t *testing.T) {
 	// Arrays are [] when unset, never null.
 	r := b.do(t, "POST", "/api/cookbooks", map[string]any{"name": "  Weeknights  "}, tok)
 	wantStatus(t, r, 201)
-	for _, field := range []string{`"tags":[]`, `"autoFilterCategories":[]`, `"autoFilterTags":[]`, `"imageUrl":null`, `"description":""`} {
+	for _, field := range []string{`"tags":[]`, `"autoFilterCategories":[]`, `"autoFilterTags":[]`, `"imageUrl":null`, `"imageVariants":{}`, `"description":""`} {
 		if !strings.Contains(string(r.Body), field) {
 			t.Errorf("created cookbook lacks %s: %s", field, r.Body)
 		}
@@ -631,6 +633,105 @@ func TestCookbookImageUploadRoutes(t *testing.T) {
 	}
 }
 
+// The image job makes a cookbook image's renditions as it does a recipe
+// image's: the cookbook shows them as imageVariants wherever it is shown,
+// they are served, and they go with the image when it is replaced or
+// removed and when the cookbook is deleted.
+func TestCookbookImageVariants(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	_, tok := b.user(t, repo.RoleUser)
+	startImageWorkers(t, b)
+	cb := cbCreate(t, b, tok, map[string]any{"name": "Covers"})
+	parent := cbCreate(t, b, tok, map[string]any{"name": "Shelf"})
+	wantStatus(t, b.do(t, "PUT", "/api/cookbooks/"+parent.ID.String()+"/cookbooks/"+cb.ID.String(), nil, tok), 204)
+	upload := func(pic []byte) Cookbook {
+		t.Helper()
+		body, ct := cbMultipart(t, "image", "cover.jpg", pic)
+		r := b.do(t, "POST", "/api/cookbooks/"+cb.ID.String()+"/image", body, tok, "Content-Type", ct)
+		wantStatus(t, r, 200)
+		var got Cookbook
+		r.JSON(t, &got)
+		waitImageProcessed(t, b, tok, got.ImageURL)
+		return cbGet(t, b, tok, cb.ID, "").Cookbook
+	}
+	wantFiles := func(want ...string) {
+		t.Helper()
+		for i, u := range want {
+			want[i] = strings.TrimPrefix(u, "/uploads/")
+		}
+		slices.Sort(want)
+		if got := rcFiles(t, b); !slices.Equal(got, want) {
+			t.Fatalf("stored files %v, want %v", got, want)
+		}
+	}
+
+	first := upload(quadrantJPEG(t, 1000, 600))
+	for name, width := range map[string]int{"thumb": 320, "medium": 800} {
+		u := first.ImageVariants[name]
+		if !strings.HasPrefix(u, strings.TrimSuffix(*first.ImageURL, ".jpg")+"_") {
+			t.Fatalf("%s: %q next to %q", name, u, *first.ImageURL)
+		}
+		r := b.do(t, "GET", u, nil, "")
+		wantStatus(t, r, 200)
+		cfg, err := jpeg.DecodeConfig(bytes.NewReader(r.Body))
+		if err != nil || cfg.Width != width || cfg.Height != width*600/1000 {
+			t.Fatalf("%s: %+v %v", name, cfg, err)
+		}
+	}
+	wantFiles(*first.ImageURL, first.ImageVariants["thumb"], first.ImageVariants["medium"])
+	// The list and the including cookbook show them too.
+	var list cookbookListPage
+	b.do(t, "GET", "/api/cookbooks", nil, tok).JSON(t, &list)
+	for _, item := range list.Items {
+		if item.ID == cb.ID && !maps.Equal(item.ImageVariants, first.ImageVariants) {
+			t.Fatalf("listed with %v", item.ImageVariants)
+		}
+	}
+	if d := cbGet(t, b, tok, parent.ID, ""); len(d.Cookbooks) != 1 || !maps.Equal(d.Cookbooks[0].ImageVariants, first.ImageVariants) {
+		t.Fatalf("included %+v", d.Cookbooks)
+	}
+
+	// A new image replaces the old one and its renditions.
+	second := upload(quadrantJPEG(t, 600, 400))
+	if *second.ImageURL == *first.ImageURL || len(second.ImageVariants) != 2 {
+		t.Fatalf("second image %v %v", *second.ImageURL, second.ImageVariants)
+	}
+	wantFiles(*second.ImageURL, second.ImageVariants["thumb"], second.ImageVariants["medium"])
+
+	// Removing the image removes them all.
+	wantStatus(t, b.do(t, "DELETE", "/api/cookbooks/"+cb.ID.String()+"/image", nil, tok), 204)
+	if d := cbGet(t, b, tok, cb.ID, ""); d.ImageURL != nil || d.ImageVariants == nil || len(d.ImageVariants) != 0 {
+		t.Fatalf("after DELETE: %v %v", d.ImageURL, d.ImageVariants)
+	}
+	wantFiles()
+
+	// So does deleting the cookbook.
+	upload(quadrantJPEG(t, 500, 500))
+	if files := rcFiles(t, b); len(files) != 3 {
+		t.Fatalf("files %v", files)
+	}
+	wantStatus(t, b.do(t, "DELETE", "/api/cookbooks/"+cb.ID.String(), nil, tok), 204)
+	wantFiles()
+}
+
+// waitImageProcessed waits for the image_process job of the image served at
+// imageURL (enqueued with it) and wants it completed.
+func waitImageProcessed(t *testing.T, b *testBundle, tok string, imageURL *string) {
+	t.Helper()
+	if imageURL == nil {
+		t.Fatal("no image")
+	}
+	var id uuid.UUID
+	if err := b.db.QueryRow(context.Background(), `SELECT j.id FROM app_job j JOIN river_job r ON r.id = j.river_job_id
+		WHERE r.kind = 'image_process' AND r.args->>'imageKey' = $1`, strings.TrimPrefix(*imageURL, "/uploads/")).Scan(&id); err != nil {
+		t.Fatalf("no image_process job for %s: %v", *imageURL, err)
+	}
+	if j := waitJob(t, b, tok, id); j.State != "completed" {
+		t.Fatalf("image_process job %+v", j)
+	}
+}
+
 func TestCookbookImageFromURLRoute(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -696,6 +797,15 @@ func TestCookbookImageFromURLEndToEnd(t *testing.T) {
 		t.Fatal("no image after the job")
 	}
 	wantStatus(t, b.do(t, "GET", *d.ImageURL, nil, ""), 200)
+	// Then, in a job of the caller's, its renditions.
+	waitImageProcessed(t, b, tok, d.ImageURL)
+	d = cbGet(t, b, tok, cb.ID, "")
+	if len(d.ImageVariants) != 2 {
+		t.Fatalf("variants %v", d.ImageVariants)
+	}
+	for _, u := range d.ImageVariants {
+		wantStatus(t, b.do(t, "GET", u, nil, ""), 200)
+	}
 
 	r = b.do(t, "POST", "/api/cookbooks/"+cb.ID.String()+"/image/from-url", map[string]any{"url": srv + "/page.html"}, tok)
 	wantStatus(t, r, 202)

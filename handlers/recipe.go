@@ -121,16 +121,10 @@ type Step struct {
 }
 
 func recipeSummaryView(r repo.RecipeSummary) RecipeSummary {
-	variants := make(map[string]string, len(r.ImageVariants))
-	if r.ImageKey != nil {
-		for name, key := range r.ImageVariants {
-			variants[name] = *uploadURL(&key)
-		}
-	}
 	return RecipeSummary{
 		ID: r.ID, OwnerID: r.OwnerID, Title: r.Title, Description: r.Description, Servings: r.Servings,
 		PrepMinutes: r.PrepMinutes, CookMinutes: r.CookMinutes, TotalMinutes: r.TotalMinutes,
-		SourceURL: r.SourceURL, ImageURL: uploadURL(r.ImageKey), ImageVariants: variants,
+		SourceURL: r.SourceURL, ImageURL: uploadURL(r.ImageKey), ImageVariants: variantURLs(r.ImageKey, r.ImageVariants),
 		Visibility: r.Visibility, Categories: nonNilStrings(r.Categories), Tags: nonNilStrings(r.Tags),
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
@@ -296,7 +290,7 @@ func (s *Server) deleteRecipe(c *fiber.Ctx) error {
 		return err
 	}
 	s.RecipeCounts.Invalidate()
-	s.deleteStoredFiles(c.UserContext(), recipeImageFiles(img))
+	s.deleteImageFiles(c.UserContext(), img)
 	return c.SendStatus(fiber.StatusNoContent)
 }
 

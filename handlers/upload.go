@@ -8,15 +8,20 @@ import (
 	"runtime"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"larder/filestore"
 	"larder/imageproc"
+	"larder/jobs"
+	"larder/repo"
 )
 
-// Image uploads, shared by every resource that has an image: read the
-// multipart field, check by its bytes that it is an accepted image, store a
-// fresh encoding under a new key, and delete the replaced files once the
-// row change has committed.
+// Image uploads, shared by every resource that has an image (recipes and
+// cookbooks, repo.ImageOwner): read the multipart field, check by its bytes
+// that it is an accepted image, store a fresh encoding under a new key,
+// make the row name it and enqueue the job making its renditions, and
+// delete the replaced files once the row change has committed.
 
 // imageDecodeSlots bounds how many uploads are decoded at once: decoding
 // holds the file and its pixels in memory (some 300 MB at the 40-megapixel
@@ -70,6 +75,51 @@ func processImageUpload(c *fiber.Ctx, field string) (*imageproc.Encoded, error) 
 	return enc, nil
 }
 
+// uploadImage replaces the image of the owner's row id with the multipart
+// field "image", stored in the folder prefix. The row names the new file in
+// the transaction that also enqueues the job making its renditions
+// (jobs.ProcessImageArgs); only after that has committed are the replaced
+// image's files deleted. Any failure before leaves the previous image as it
+// was and deletes the new file. The row having been deleted meanwhile is
+// repo.ErrNotFound.
+func (s *Server) uploadImage(c *fiber.Ctx, owner repo.ImageOwner, id uuid.UUID, prefix string) error {
+	enc, err := processImageUpload(c, "image")
+	if err != nil {
+		return err
+	}
+	ctx := c.UserContext()
+	key, err := s.storeImage(ctx, prefix, enc)
+	if err != nil {
+		return err
+	}
+	var old *repo.StoredImage
+	err = pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
+		var err error
+		if old, err = repo.SetImage(ctx, tx, owner, id, &key); err != nil {
+			return err
+		}
+		_, err = s.Queue.Enqueue(ctx, tx, &caller(c).ID, jobs.ProcessImageArgs{Target: owner, ID: id, ImageKey: key})
+		return err
+	})
+	if err != nil {
+		s.deleteStoredFiles(ctx, []string{key})
+		return err
+	}
+	s.deleteImageFiles(ctx, old)
+	return nil
+}
+
+// removeImage removes the image of the owner's row id, then its files.
+// repo.ErrNotFound when the row is gone.
+func (s *Server) removeImage(ctx context.Context, owner repo.ImageOwner, id uuid.UUID) error {
+	old, err := repo.SetImage(ctx, s.DB, owner, id, nil)
+	if err != nil {
+		return err
+	}
+	s.deleteImageFiles(ctx, old)
+	return nil
+}
+
 // files is the store of uploaded files: Deps.Files, else the directory
 // UPLOAD_PATH (which app.go serves at /uploads).
 func (s *Server) files() filestore.Store {
@@ -101,6 +151,15 @@ func (s *Server) deleteStoredFiles(ctx context.Context, keys []string) {
 	}
 }
 
+// deleteImageFiles removes every file of an image that a committed change
+// replaced or deleted (nil: none): the image, its renditions, and those an
+// image job may have written without recording them.
+func (s *Server) deleteImageFiles(ctx context.Context, img *repo.StoredImage) {
+	if img != nil {
+		s.deleteStoredFiles(ctx, imageproc.StoredFiles(img.Key, img.Variants))
+	}
+}
+
 // uploadURL is the address a stored file is served at, nil for no file.
 func uploadURL(key *string) *string {
 	if key == nil {
@@ -108,4 +167,17 @@ func uploadURL(key *string) *string {
 	}
 	u := "/uploads/" + *key
 	return &u
+}
+
+// variantURLs are the addresses of an image's renditions by name ("thumb",
+// "medium"), as Recipe and Cookbook show them: {} until the image job has
+// made them, and for a row without an image.
+func variantURLs(key *string, variants map[string]string) map[string]string {
+	urls := make(map[string]string, len(variants))
+	if key != nil {
+		for name, k := range variants {
+			urls[name] = *uploadURL(&k)
+		}
+	}
+	return urls
 }

@@ -12,10 +12,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
@@ -33,6 +35,7 @@ import (
 
 type cookbookImageBundle struct {
 	db    *pgxpool.Pool
+	deps  *Deps
 	files filestore.Local
 	q     *Queue
 	tw    *rivertest.Worker[DownloadCookbookImageArgs, pgx.Tx]
@@ -57,7 +60,7 @@ func cookbookImageSetup(t *testing.T, allowPrivate bool) *cookbookImageBundle {
 	}
 	tw := rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger},
 		river.Worker[DownloadCookbookImageArgs](&DownloadCookbookImageWorker{deps: deps}))
-	return &cookbookImageBundle{db: db, files: files, q: q, tw: tw, owner: repotest.CreateUser(t, db, repo.RoleUser)}
+	return &cookbookImageBundle{db: db, deps: deps, files: files, q: q, tw: tw, owner: repotest.CreateUser(t, db, repo.RoleUser)}
 }
 
 func (b *cookbookImageBundle) enqueue(t *testing.T, args DownloadCookbookImageArgs) *rivertype.JobRow {
@@ -153,15 +156,22 @@ func TestDownloadCookbookImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The image it replaces has renditions.
 	oldKey := filestore.NewKey(CookbookImagePrefix, "jpg")
-	if err := b.files.Put(ctx, oldKey, strings.NewReader("old image")); err != nil {
+	oldThumb, _ := filestore.VariantKey(oldKey, "thumb")
+	for _, k := range []string{oldKey, oldThumb} {
+		if err := b.files.Put(ctx, k, strings.NewReader("old image")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := repo.SetImage(ctx, b.db, repo.CookbookImage, cb.ID, &oldKey); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := repo.SetCookbookImage(ctx, b.db, cb.ID, &oldKey); err != nil {
+	if _, _, err := repo.SetImageVariants(ctx, b.db, repo.CookbookImage, cb.ID, oldKey, map[string]string{"thumb": oldThumb}); err != nil {
 		t.Fatal(err)
 	}
 
-	row := b.enqueue(t, DownloadCookbookImageArgs{CookbookID: cb.ID, URL: srv.URL + "/cake.png"})
+	row := b.enqueue(t, DownloadCookbookImageArgs{CookbookID: cb.ID, UserID: b.owner.ID, URL: srv.URL + "/cake.png"})
 	if row.Queue != config.QueueImages || row.Kind != "cookbook_image_download" {
 		t.Errorf("queue %s kind %s", row.Queue, row.Kind)
 	}
@@ -177,10 +187,11 @@ func TestDownloadCookbookImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ImageKey == nil || *got.ImageKey == oldKey || !strings.HasPrefix(*got.ImageKey, "cookbooks/") {
-		t.Fatalf("image key %v", got.ImageKey)
+	if got.ImageKey == nil || *got.ImageKey == oldKey || !strings.HasPrefix(*got.ImageKey, "cookbooks/") || len(got.ImageVariants) != 0 {
+		t.Fatalf("image key %v, variants %v", got.ImageKey, got.ImageVariants)
 	}
-	// The stored file is a fresh encoding of the picture, and the old file is gone.
+	// The stored file is a fresh encoding of the picture, and the old image
+	// and its renditions are gone.
 	if keys := b.storedKeys(t); len(keys) != 1 || keys[0] != *got.ImageKey {
 		t.Fatalf("stored files %v", keys)
 	}
@@ -192,6 +203,37 @@ func TestDownloadCookbookImage(t *testing.T) {
 	im, err := imageproc.Decode(f, imageproc.Limits{})
 	if err != nil || im.Width() != 64 || im.Height() != 48 {
 		t.Fatalf("stored image: %v", err)
+	}
+
+	// Then its renditions, as for an upload, in a job of the same user.
+	var procID int64
+	var procUser *uuid.UUID
+	if err := b.db.QueryRow(ctx, `SELECT r.id, j.user_id FROM river_job r JOIN app_job j ON j.river_job_id = r.id
+		WHERE r.kind = 'image_process' AND r.args->>'id' = $1`, cb.ID.String()).Scan(&procID, &procUser); err != nil {
+		t.Fatalf("no image_process job: %v", err)
+	}
+	if procUser == nil || *procUser != b.owner.ID {
+		t.Errorf("image_process job of %v, want %s", procUser, b.owner.ID)
+	}
+	proc, err := b.q.client.JobGet(ctx, procID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pargs ProcessImageArgs
+	if err := json.Unmarshal(proc.EncodedArgs, &pargs); err != nil ||
+		pargs != (ProcessImageArgs{Target: repo.CookbookImage, ID: cb.ID, ImageKey: *got.ImageKey}) {
+		t.Fatalf("image_process args %s", proc.EncodedArgs)
+	}
+	if res := workJob[ProcessImageArgs](t, b.db, &ProcessImageWorker{deps: b.deps}, proc); res.EventKind != river.EventKindJobCompleted {
+		t.Fatalf("image_process: %s %v", res.EventKind, res.Job.Errors)
+	}
+	if got, err = repo.GetCookbook(ctx, b.db, cb.ID); err != nil || len(got.ImageVariants) != 2 {
+		t.Fatalf("variants %v %v", got.ImageVariants, err)
+	}
+	want := []string{*got.ImageKey, got.ImageVariants["medium"], got.ImageVariants["thumb"]}
+	slices.Sort(want)
+	if keys := b.storedKeys(t); !slices.Equal(keys, want) {
+		t.Fatalf("stored files %v, want %v", keys, want)
 	}
 }
 

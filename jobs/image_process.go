@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -20,12 +21,14 @@ import (
 const RecipeImagePrefix = "recipes"
 
 // ProcessImageArgs makes the smaller renditions (imageproc.Sizes: "thumb"
-// and "medium") of a recipe's uploaded image, which lists show instead of
-// the full image. ImageKey is the image the job was enqueued for: if the
-// recipe's image has changed since, the job has nothing to do.
+// and "medium") of the image of a recipe or a cookbook, which lists show
+// instead of the full image. Target is the kind of row and ID the row.
+// ImageKey is the image the job was enqueued for: if the row's image has
+// changed since, the job has nothing to do.
 type ProcessImageArgs struct {
-	RecipeID uuid.UUID `json:"recipeId"`
-	ImageKey string    `json:"imageKey"`
+	Target   repo.ImageOwner `json:"target"`
+	ID       uuid.UUID       `json:"id"`
+	ImageKey string          `json:"imageKey"`
 }
 
 // Kind is the stable job kind.
@@ -34,6 +37,25 @@ func (ProcessImageArgs) Kind() string { return "image_process" }
 // InsertOpts puts the job on the images queue.
 func (ProcessImageArgs) InsertOpts() river.InsertOpts {
 	return queueOpts(config.QueueImages, 5)
+}
+
+// UnmarshalJSON also reads the arguments of the jobs queued before
+// cookbooks had renditions, {"recipeId", "imageKey"}, which River may still
+// hold when this version starts.
+func (a *ProcessImageArgs) UnmarshalJSON(data []byte) error {
+	type current ProcessImageArgs // without this method
+	var v struct {
+		current
+		RecipeID uuid.UUID `json:"recipeId"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*a = ProcessImageArgs(v.current)
+	if a.Target == "" && v.RecipeID != uuid.Nil {
+		a.Target, a.ID = repo.RecipeImage, v.RecipeID
+	}
+	return nil
 }
 
 // ProcessImageWorker runs ProcessImageArgs.
@@ -48,18 +70,23 @@ func (w *ProcessImageWorker) Timeout(*river.Job[ProcessImageArgs]) time.Duration
 	return 2 * time.Minute
 }
 
-// Work makes and stores the renditions and records them on the recipe. The
-// result is {"recipeId", "variants": ["medium", "thumb"]}, or "skipped"
-// with a reason when the image was replaced or removed in the meantime.
+// Work makes and stores the renditions and records them on the row. The
+// result is {"recipeId" or "cookbookId", "variants": ["medium", "thumb"]},
+// or "skipped" with a reason when the image was replaced or removed in the
+// meantime.
 func (w *ProcessImageWorker) Work(ctx context.Context, job *river.Job[ProcessImageArgs]) error {
 	result, err := w.process(ctx, job)
 	return w.deps.recorder().finish(ctx, job.JobRow, result, err)
 }
 
 func (w *ProcessImageWorker) process(ctx context.Context, job *river.Job[ProcessImageArgs]) (map[string]any, error) {
-	id, key := job.Args.RecipeID, job.Args.ImageKey
-	skipped := map[string]any{"recipeId": id, "skipped": "the recipe's image was replaced or removed"}
-	current, err := repo.GetRecipeImageKey(ctx, w.deps.DB, id)
+	target, id, key := job.Args.Target, job.Args.ID, job.Args.ImageKey
+	if !target.Valid() {
+		return nil, Fail("bad_target", fmt.Sprintf("%q is not a kind of row with an image", target))
+	}
+	idField := string(target) + "Id"
+	skipped := map[string]any{idField: id, "skipped": "the " + string(target) + "'s image was replaced or removed"}
+	current, err := repo.GetImageKey(ctx, w.deps.DB, target, id)
 	if errors.Is(err, repo.ErrNotFound) || (err == nil && (current == nil || *current != key)) {
 		return skipped, nil
 	}
@@ -72,13 +99,13 @@ func (w *ProcessImageWorker) process(ctx context.Context, job *river.Job[Process
 	if errors.Is(err, filestore.ErrNotFound) {
 		// Either a replacement deleted it just now (then there is nothing
 		// to do), or the file store lost it, which no retry mends.
-		if current, err := repo.GetRecipeImageKey(ctx, w.deps.DB, id); err != nil || current == nil || *current != key {
+		if current, err := repo.GetImageKey(ctx, w.deps.DB, target, id); err != nil || current == nil || *current != key {
 			return skipped, nil
 		}
-		return nil, Fail("missing_file", "the recipe's image file is missing from the file store")
+		return nil, Fail("missing_file", "the "+string(target)+"'s image file is missing from the file store")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open recipe image: %w", err)
+		return nil, fmt.Errorf("open %s image: %w", target, err)
 	}
 	// The stored file is our own re-encoding of an upload that passed every
 	// check, so the default limits hold it.
@@ -98,11 +125,11 @@ func (w *ProcessImageWorker) process(ctx context.Context, job *river.Job[Process
 	for i, size := range sizes {
 		enc, err := imageproc.Resize(im, size.Width)
 		if err != nil {
-			return nil, fmt.Errorf("resize recipe image to %s: %w", size.Name, err)
+			return nil, fmt.Errorf("resize %s image to %s: %w", target, size.Name, err)
 		}
 		vk, err := filestore.VariantKey(key, size.Name)
 		if err != nil {
-			return nil, Fail("bad_key", "the recipe's image key cannot have renditions")
+			return nil, Fail("bad_key", "the "+string(target)+"'s image key cannot have renditions")
 		}
 		if err := files.Put(ctx, vk, bytes.NewReader(enc.Data)); err != nil {
 			return nil, fmt.Errorf("store %s rendition: %w", size.Name, err)
@@ -112,7 +139,7 @@ func (w *ProcessImageWorker) process(ctx context.Context, job *river.Job[Process
 		w.deps.recorder().progress(ctx, job.JobRow, 0.3+0.6*float64(i+1)/float64(len(sizes)))
 	}
 
-	replaced, ok, err := repo.SetRecipeImageVariants(ctx, w.deps.DB, id, key, variants)
+	replaced, ok, err := repo.SetImageVariants(ctx, w.deps.DB, target, id, key, variants)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +151,7 @@ func (w *ProcessImageWorker) process(ctx context.Context, job *river.Job[Process
 		return skipped, nil
 	}
 	w.deps.deleteStored(ctx, replaced)
-	return map[string]any{"recipeId": id, "variants": names}, nil
+	return map[string]any{idField: id, "variants": names}, nil
 }
 
 func variantKeys(m map[string]string) []string {
@@ -133,25 +160,4 @@ func variantKeys(m map[string]string) []string {
 		keys = append(keys, k)
 	}
 	return keys
-}
-
-// fileStore is the store of uploaded files: Deps.Files, else the
-// directory UPLOAD_PATH.
-func (d *Deps) fileStore() filestore.Store {
-	if d.Files != nil {
-		return d.Files
-	}
-	return filestore.Local{Root: d.Config.UploadPath}
-}
-
-// deleteStored removes files nothing names any more. A failure is logged,
-// not returned: the change that orphaned them has committed, and an orphan
-// file costs only space.
-func (d *Deps) deleteStored(ctx context.Context, keys []string) {
-	ctx = context.WithoutCancel(ctx)
-	for _, k := range keys {
-		if err := d.fileStore().Delete(ctx, k); err != nil {
-			d.Logger.Warn("delete stored file", "key", k, "error", err)
-		}
-	}
 }

@@ -54,13 +54,24 @@ func imageJobSetup(t *testing.T) *imageJobBundle {
 	return &imageJobBundle{db: db, files: files, q: q, tw: tw, owner: repotest.CreateUser(t, db, repo.RoleUser)}
 }
 
-// recipeWithImage creates a recipe whose image is a stored w×h encoding.
-func (b *imageJobBundle) recipeWithImage(t *testing.T, w, h int, alpha bool) (uuid.UUID, string) {
+// withImage creates a recipe or a cookbook whose image is a stored w×h
+// encoding.
+func (b *imageJobBundle) withImage(t *testing.T, target repo.ImageOwner, w, h int, alpha bool) (uuid.UUID, string) {
 	t.Helper()
 	ctx := context.Background()
-	id, err := repo.CreateRecipe(ctx, b.db, b.owner.ID, repo.RecipeInput{Title: "Pie", Visibility: repo.VisibilityPublic})
-	if err != nil {
-		t.Fatal(err)
+	var id uuid.UUID
+	prefix := RecipeImagePrefix
+	if target == repo.CookbookImage {
+		cb, err := repo.CreateCookbook(ctx, b.db, b.owner.ID, repo.CookbookInput{Name: "Pies"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, prefix = cb.ID, CookbookImagePrefix
+	} else {
+		var err error
+		if id, err = repo.CreateRecipe(ctx, b.db, b.owner.ID, repo.RecipeInput{Title: "Pie", Visibility: repo.VisibilityPublic}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
@@ -80,18 +91,37 @@ func (b *imageJobBundle) recipeWithImage(t *testing.T, w, h int, alpha bool) (uu
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := filestore.NewKey(RecipeImagePrefix, enc.Ext())
+	key := filestore.NewKey(prefix, enc.Ext())
 	if err := b.files.Put(ctx, key, bytes.NewReader(enc.Data)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := repo.SetRecipeImage(ctx, b.db, id, &key); err != nil {
+	if _, err := repo.SetImage(ctx, b.db, target, id, &key); err != nil {
 		t.Fatal(err)
 	}
 	return id, key
 }
 
+// variants are the renditions recorded on the row.
+func (b *imageJobBundle) variants(t *testing.T, target repo.ImageOwner, id uuid.UUID) map[string]string {
+	t.Helper()
+	if target == repo.CookbookImage {
+		cb, err := repo.GetCookbook(context.Background(), b.db, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cb.ImageVariants
+	}
+	rec, err := repo.GetRecipe(context.Background(), b.db, id, repo.Viewer{Admin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec.ImageVariants
+}
+
+var imageTargets = []repo.ImageOwner{repo.RecipeImage, repo.CookbookImage}
+
 // work enqueues the job the way the upload handler does and works it.
-func (b *imageJobBundle) work(t *testing.T, args ProcessImageArgs) (*rivertest.WorkResult, map[string]any) {
+func (b *imageJobBundle) work(t *testing.T, args river.JobArgs) (*rivertest.WorkResult, map[string]any) {
 	t.Helper()
 	ctx := context.Background()
 	var row *rivertype.JobRow
@@ -145,52 +175,52 @@ func TestProcessImageMakesVariants(t *testing.T) {
 	t.Parallel()
 	b := imageJobSetup(t)
 	ctx := context.Background()
-	for _, tt := range []struct {
-		name  string
-		w, h  int
-		alpha bool
-		want  map[string][2]int
-	}{
-		{"large photo", 1200, 900, false, map[string][2]int{"thumb": {320, 240}, "medium": {800, 600}}},
-		// Never upscaled; transparency keeps PNG.
-		{"small with alpha", 500, 100, true, map[string][2]int{"thumb": {320, 64}, "medium": {500, 100}}},
-	} {
-		id, key := b.recipeWithImage(t, tt.w, tt.h, tt.alpha)
-		res, result := b.work(t, ProcessImageArgs{RecipeID: id, ImageKey: key})
-		if res.EventKind != river.EventKindJobCompleted || result["skipped"] != nil {
-			t.Fatalf("%s: %s %v", tt.name, res.EventKind, result)
-		}
-		rec, err := repo.GetRecipe(ctx, b.db, id, repo.Viewer{Admin: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(rec.ImageVariants) != len(tt.want) {
-			t.Fatalf("%s: variants %v", tt.name, rec.ImageVariants)
-		}
-		for name, size := range tt.want {
-			vk := rec.ImageVariants[name]
-			if want, _ := filestore.VariantKey(key, name); vk != want {
-				t.Fatalf("%s: %s key %q, want %q", tt.name, name, vk, want)
+	for _, target := range imageTargets {
+		for _, tt := range []struct {
+			name  string
+			w, h  int
+			alpha bool
+			want  map[string][2]int
+		}{
+			{"large photo", 1200, 900, false, map[string][2]int{"thumb": {320, 240}, "medium": {800, 600}}},
+			// Never upscaled; transparency keeps PNG.
+			{"small with alpha", 500, 100, true, map[string][2]int{"thumb": {320, 64}, "medium": {500, 100}}},
+		} {
+			name := string(target) + ": " + tt.name
+			id, key := b.withImage(t, target, tt.w, tt.h, tt.alpha)
+			res, result := b.work(t, ProcessImageArgs{Target: target, ID: id, ImageKey: key})
+			if res.EventKind != river.EventKindJobCompleted || result["skipped"] != nil || result[string(target)+"Id"] != id.String() {
+				t.Fatalf("%s: %s %v", name, res.EventKind, result)
 			}
-			f, err := b.files.Open(ctx, vk)
-			if err != nil {
-				t.Fatal(err)
+			variants := b.variants(t, target, id)
+			if len(variants) != len(tt.want) {
+				t.Fatalf("%s: variants %v", name, variants)
 			}
-			cfg, format, err := image.DecodeConfig(f)
-			f.Close()
-			wantFormat := "jpeg"
-			if tt.alpha {
-				wantFormat = "png"
+			for size, dims := range tt.want {
+				vk := variants[size]
+				if want, _ := filestore.VariantKey(key, size); vk != want {
+					t.Fatalf("%s: %s key %q, want %q", name, size, vk, want)
+				}
+				f, err := b.files.Open(ctx, vk)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg, format, err := image.DecodeConfig(f)
+				f.Close()
+				wantFormat := "jpeg"
+				if tt.alpha {
+					wantFormat = "png"
+				}
+				if err != nil || cfg.Width != dims[0] || cfg.Height != dims[1] || format != wantFormat {
+					t.Fatalf("%s: %s is %s %dx%d (%v)", name, size, format, cfg.Width, cfg.Height, err)
+				}
 			}
-			if err != nil || cfg.Width != size[0] || cfg.Height != size[1] || format != wantFormat {
-				t.Fatalf("%s: %s is %s %dx%d (%v)", tt.name, name, format, cfg.Width, cfg.Height, err)
+			// Working it again (a retry) overwrites the same files.
+			before := b.keys(t)
+			b.work(t, ProcessImageArgs{Target: target, ID: id, ImageKey: key})
+			if after := b.keys(t); !slices.Equal(before, after) {
+				t.Fatalf("%s: a second run left %v, before %v", name, after, before)
 			}
-		}
-		// Working it again (a retry) overwrites the same files.
-		before := b.keys(t)
-		b.work(t, ProcessImageArgs{RecipeID: id, ImageKey: key})
-		if after := b.keys(t); !slices.Equal(before, after) {
-			t.Fatalf("%s: a second run left %v, before %v", tt.name, after, before)
 		}
 	}
 }
@@ -201,29 +231,39 @@ func TestProcessImageSkipsReplacedImage(t *testing.T) {
 	t.Parallel()
 	b := imageJobSetup(t)
 	ctx := context.Background()
-	id, oldKey := b.recipeWithImage(t, 400, 300, false)
-	_, newKey := b.recipeWithImage(t, 400, 300, false) // another recipe's
-	if _, err := repo.SetRecipeImage(ctx, b.db, id, &newKey); err != nil {
-		t.Fatal(err)
-	}
-	before := b.keys(t)
-	res, result := b.work(t, ProcessImageArgs{RecipeID: id, ImageKey: oldKey})
-	if res.EventKind != river.EventKindJobCompleted || result["skipped"] == nil {
-		t.Fatalf("%s %v", res.EventKind, result)
-	}
-	if after := b.keys(t); !slices.Equal(before, after) {
-		t.Fatalf("files %v, before %v", after, before)
-	}
-	rec, err := repo.GetRecipe(ctx, b.db, id, repo.Viewer{Admin: true})
-	if err != nil || len(rec.ImageVariants) != 0 {
-		t.Fatalf("variants %v %v", rec.ImageVariants, err)
-	}
-	// A deleted recipe: the same.
-	if _, err := repo.DeleteRecipe(ctx, b.db, id); err != nil {
-		t.Fatal(err)
-	}
-	if res, result := b.work(t, ProcessImageArgs{RecipeID: id, ImageKey: newKey}); res.EventKind != river.EventKindJobCompleted || result["skipped"] == nil {
-		t.Fatalf("deleted recipe: %s %v", res.EventKind, result)
+	for _, target := range imageTargets {
+		id, oldKey := b.withImage(t, target, 400, 300, false)
+		_, newKey := b.withImage(t, target, 400, 300, false) // another row's
+		if _, err := repo.SetImage(ctx, b.db, target, id, &newKey); err != nil {
+			t.Fatal(err)
+		}
+		before := b.keys(t)
+		res, result := b.work(t, ProcessImageArgs{Target: target, ID: id, ImageKey: oldKey})
+		if res.EventKind != river.EventKindJobCompleted || result["skipped"] == nil {
+			t.Fatalf("%s: %s %v", target, res.EventKind, result)
+		}
+		if after := b.keys(t); !slices.Equal(before, after) {
+			t.Fatalf("%s: files %v, before %v", target, after, before)
+		}
+		if variants := b.variants(t, target, id); len(variants) != 0 {
+			t.Fatalf("%s: variants %v", target, variants)
+		}
+		// A deleted row: the same.
+		var err error
+		if target == repo.CookbookImage {
+			_, err = repo.DeleteCookbook(ctx, b.db, id)
+		} else {
+			_, err = repo.DeleteRecipe(ctx, b.db, id)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, result := b.work(t, ProcessImageArgs{Target: target, ID: id, ImageKey: newKey}); res.EventKind != river.EventKindJobCompleted || result["skipped"] == nil {
+			t.Fatalf("deleted %s: %s %v", target, res.EventKind, result)
+		}
+		if after := b.keys(t); !slices.Equal(before, after) {
+			t.Fatalf("deleted %s: files %v, before %v", target, after, before)
+		}
 	}
 }
 
@@ -233,16 +273,62 @@ func TestProcessImageMissingFileFails(t *testing.T) {
 	t.Parallel()
 	b := imageJobSetup(t)
 	ctx := context.Background()
-	id, key := b.recipeWithImage(t, 100, 100, false)
-	if err := b.files.Delete(ctx, key); err != nil {
-		t.Fatal(err)
-	}
-	res, _ := b.work(t, ProcessImageArgs{RecipeID: id, ImageKey: key})
-	var code string
-	if err := b.db.QueryRow(ctx, `SELECT error_code FROM app_job WHERE river_job_id = $1`, res.Job.ID).Scan(&code); err != nil || code != "missing_file" {
-		t.Fatalf("%s: error code %q %v", res.EventKind, code, err)
-	}
-	if res.EventKind != river.EventKindJobCancelled {
-		t.Fatalf("event %s", res.EventKind)
+	for _, target := range imageTargets {
+		id, key := b.withImage(t, target, 100, 100, false)
+		if err := b.files.Delete(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+		res, _ := b.work(t, ProcessImageArgs{Target: target, ID: id, ImageKey: key})
+		var code string
+		if err := b.db.QueryRow(ctx, `SELECT error_code FROM app_job WHERE river_job_id = $1`, res.Job.ID).Scan(&code); err != nil || code != "missing_file" {
+			t.Fatalf("%s: %s: error code %q %v", target, res.EventKind, code, err)
+		}
+		if res.EventKind != river.EventKindJobCancelled {
+			t.Fatalf("%s: event %s", target, res.EventKind)
+		}
 	}
 }
+
+// A job queued by the version before cookbooks had renditions names its
+// recipe as recipeId; it is still worked.
+func TestProcessImageLegacyArgs(t *testing.T) {
+	t.Parallel()
+	b := imageJobSetup(t)
+	ctx := context.Background()
+	id, key := b.withImage(t, repo.RecipeImage, 400, 300, false)
+	legacy := legacyProcessImageArgs{RecipeID: id, ImageKey: key}
+	raw, _ := json.Marshal(legacy)
+	var args ProcessImageArgs
+	if err := json.Unmarshal(raw, &args); err != nil || args != (ProcessImageArgs{Target: repo.RecipeImage, ID: id, ImageKey: key}) {
+		t.Fatalf("decoded %s as %+v %v", raw, args, err)
+	}
+	// Through River, as the worker gets it.
+	res, result := b.work(t, legacy)
+	if res.EventKind != river.EventKindJobCompleted || result["recipeId"] != id.String() || len(b.variants(t, repo.RecipeImage, id)) != 2 {
+		t.Fatalf("%s %v", res.EventKind, result)
+	}
+	// The current shape round-trips.
+	current := ProcessImageArgs{Target: repo.CookbookImage, ID: uuid.New(), ImageKey: "cookbooks/ab/abcd.jpg"}
+	raw, _ = json.Marshal(current)
+	if err := json.Unmarshal(raw, &args); err != nil || args != current {
+		t.Fatalf("round trip %s: %+v %v", raw, args, err)
+	}
+	// A target that is no kind of row with an image ends the job.
+	res, _ = b.work(t, ProcessImageArgs{Target: "app_user", ID: id, ImageKey: key})
+	var code string
+	if err := b.db.QueryRow(ctx, `SELECT error_code FROM app_job WHERE river_job_id = $1`, res.Job.ID).Scan(&code); err != nil ||
+		code != "bad_target" || res.EventKind != river.EventKindJobCancelled {
+		t.Fatalf("%s: error code %q %v", res.EventKind, code, err)
+	}
+}
+
+// legacyProcessImageArgs are the arguments of image_process before it
+// served cookbooks.
+type legacyProcessImageArgs struct {
+	RecipeID uuid.UUID `json:"recipeId"`
+	ImageKey string    `json:"imageKey"`
+}
+
+func (legacyProcessImageArgs) Kind() string { return "image_process" }
+
+func (legacyProcessImageArgs) InsertOpts() river.InsertOpts { return queueOpts(config.QueueImages, 5) }

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,14 +11,8 @@ import (
 	"github.com/riverqueue/river"
 
 	"larder/config"
-	"larder/filestore"
-	"larder/imageproc"
 	"larder/repo"
 )
-
-// RecipeImageMaxBytes is the largest image an import downloads: the 20 MB
-// of an upload.
-const RecipeImageMaxBytes = imageproc.DefaultMaxBytes
 
 // DownloadRecipeImageArgs makes the image at URL the image of an imported
 // recipe. The import job enqueues it, with the recipe, when the page named
@@ -69,7 +62,7 @@ func (w *DownloadRecipeImageWorker) download(ctx context.Context, job *river.Job
 	skipped := func(reason string) map[string]any { return map[string]any{"recipeId": id, "skipped": reason} }
 	// Checked first to spare the download; checked again when the image
 	// is set.
-	current, err := repo.GetRecipeImageKey(ctx, w.deps.DB, id)
+	current, err := repo.GetImageKey(ctx, w.deps.DB, repo.RecipeImage, id)
 	switch {
 	case errors.Is(err, repo.ErrNotFound):
 		return skipped("the recipe was deleted"), nil
@@ -79,28 +72,9 @@ func (w *DownloadRecipeImageWorker) download(ctx context.Context, job *river.Job
 		return skipped("the recipe has an image already"), nil
 	}
 
-	data, _, err := w.deps.fetcher().Download(ctx, job.Args.URL, RecipeImageMaxBytes)
+	key, err := w.deps.downloadImage(ctx, job.JobRow, job.Args.URL, RecipeImagePrefix, "the recipe's image address")
 	if err != nil {
-		return nil, fetchFailure(err, job.Attempt >= job.MaxAttempts)
-	}
-	w.deps.recorder().progress(ctx, job.JobRow, 0.5)
-
-	// The Content-Type is the site's claim; the bytes decide. What is stored
-	// is a fresh encoding without the file's metadata, as for an upload.
-	enc, err := imageproc.Process(bytes.NewReader(data), imageproc.Limits{MaxBytes: RecipeImageMaxBytes})
-	switch {
-	case errors.Is(err, imageproc.ErrTooLarge):
-		return nil, Fail("too_large", "the image is too large: "+err.Error())
-	case errors.Is(err, imageproc.ErrUnsupportedType):
-		return nil, Fail("not_an_image", "the recipe's image address does not point to a JPEG, PNG, GIF or WEBP image ("+err.Error()+")")
-	case err != nil:
 		return nil, err
-	}
-
-	files := w.deps.fileStore()
-	key := filestore.NewKey(RecipeImagePrefix, enc.Ext())
-	if err := files.Put(ctx, key, bytes.NewReader(enc.Data)); err != nil {
-		return nil, fmt.Errorf("store recipe image: %w", err)
 	}
 	queue, err := workerQueue(ctx)
 	if err != nil {
@@ -113,7 +87,7 @@ func (w *DownloadRecipeImageWorker) download(ctx context.Context, job *river.Job
 		if set, err = repo.SetImportedRecipeImage(ctx, tx, id, key); err != nil || !set {
 			return err
 		}
-		_, err = queue.Enqueue(ctx, tx, &job.Args.UserID, ProcessImageArgs{RecipeID: id, ImageKey: key})
+		_, err = queue.Enqueue(ctx, tx, &job.Args.UserID, ProcessImageArgs{Target: repo.RecipeImage, ID: id, ImageKey: key})
 		return err
 	})
 	if err != nil || !set {

@@ -303,11 +303,12 @@ func (b *importBundle) count(t *testing.T, sql string, args ...any) int {
 	return n
 }
 
-// followUp returns the job of kind enqueued for the recipe.
+// followUp returns the job of kind enqueued for the recipe (named by
+// recipeId, or by id for an image_process job).
 func (b *importBundle) followUp(t *testing.T, kind string, recipeID uuid.UUID) *rivertype.JobRow {
 	t.Helper()
 	var id int64
-	err := b.db.QueryRow(context.Background(), `SELECT id FROM river_job WHERE kind = $1 AND args->>'recipeId' = $2`,
+	err := b.db.QueryRow(context.Background(), `SELECT id FROM river_job WHERE kind = $1 AND coalesce(args->>'recipeId', args->>'id') = $2`,
 		kind, recipeID.String()).Scan(&id)
 	if err != nil {
 		t.Fatalf("no %s job for recipe %s: %v", kind, recipeID, err)
@@ -411,7 +412,7 @@ func TestImportRecipeFromJSONLD(t *testing.T) {
 	if res := workJob[DownloadRecipeImageArgs](t, b.db, &DownloadRecipeImageWorker{deps: b.deps}, imgRow); res.EventKind != river.EventKindJobCompleted {
 		t.Fatalf("image job: %s: %v", res.EventKind, res.Job.Errors)
 	}
-	key, err := repo.GetRecipeImageKey(ctx, b.db, rec.ID)
+	key, err := repo.GetImageKey(ctx, b.db, repo.RecipeImage, rec.ID)
 	if err != nil || key == nil || !strings.HasPrefix(*key, RecipeImagePrefix+"/") {
 		t.Fatalf("image key %v, %v", key, err)
 	}
@@ -427,7 +428,7 @@ func TestImportRecipeFromJSONLD(t *testing.T) {
 	// Then its renditions, as for an upload.
 	proc := b.followUp(t, "image_process", rec.ID)
 	var pargs ProcessImageArgs
-	if err := json.Unmarshal(proc.EncodedArgs, &pargs); err != nil || pargs.ImageKey != *key {
+	if err := json.Unmarshal(proc.EncodedArgs, &pargs); err != nil || pargs.ImageKey != *key || pargs.Target != repo.RecipeImage {
 		t.Errorf("image_process args %s", proc.EncodedArgs)
 	}
 
@@ -613,14 +614,14 @@ func TestDownloadRecipeImageRefusals(t *testing.T) {
 			t.Fatal(err)
 		}
 		mine := "recipes/mine.png"
-		if _, err := repo.SetRecipeImage(ctx, b.db, id, &mine); err != nil {
+		if _, err := repo.SetImage(ctx, b.db, repo.RecipeImage, id, &mine); err != nil {
 			t.Fatal(err)
 		}
 		row := b.enqueue(t, DownloadRecipeImageArgs{RecipeID: id, UserID: b.user.ID, URL: site.URL + "/img/pancakes.png"}, nil)
 		if res := workJob[DownloadRecipeImageArgs](t, b.db, &DownloadRecipeImageWorker{deps: b.deps}, row); res.EventKind != river.EventKindJobCompleted {
 			t.Fatalf("event %s", res.EventKind)
 		}
-		if key, _ := repo.GetRecipeImageKey(ctx, b.db, id); key == nil || *key != mine {
+		if key, _ := repo.GetImageKey(ctx, b.db, repo.RecipeImage, id); key == nil || *key != mine {
 			t.Errorf("image key %v, want the owner's", key)
 		}
 		if o := b.outcome(t, row.ID); !strings.Contains(string(o.Result), "skipped") {
@@ -642,7 +643,7 @@ func TestDownloadRecipeImageRefusals(t *testing.T) {
 		if o := b.outcome(t, row.ID); derefOr(o.Code) != "not_an_image" {
 			t.Errorf("outcome %s: %s", derefOr(o.Code), derefOr(o.Message))
 		}
-		if key, _ := repo.GetRecipeImageKey(ctx, b.db, id); key != nil {
+		if key, _ := repo.GetImageKey(ctx, b.db, repo.RecipeImage, id); key != nil {
 			t.Errorf("image key %v", *key)
 		}
 		var stored int

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -32,6 +31,8 @@ type Cookbook struct {
 	Name        string    `db:"name"`
 	Description string    `db:"description"`
 	ImageKey    *string   `db:"image_key"`
+	// ImageVariants maps a rendition's name ("thumb", "medium") to its key.
+	ImageVariants map[string]string `db:"image_variants"`
 	// Tags are the cookbook's tags (CookbookTag), ordered by name without
 	// regard to case. Other cookbooks' autoFilterTags match them.
 	Tags                 []string  `db:"tags"`
@@ -42,7 +43,7 @@ type Cookbook struct {
 }
 
 // cookbookColumns are the columns of Cookbook for a query over cookbook c.
-const cookbookColumns = `c.id, c.owner_id, c.name, c.description, c.image_key,
+const cookbookColumns = `c.id, c.owner_id, c.name, c.description, c.image_key, c.image_variants,
 	ARRAY(SELECT t.name FROM cookbook_tag ct JOIN tag t ON t.id = ct.tag_id WHERE ct.cookbook_id = c.id ORDER BY lower(t.name)) AS tags,
 	c.auto_filter_categories, c.auto_filter_tags, c.created_at, c.updated_at`
 
@@ -76,7 +77,7 @@ func CreateCookbook(ctx context.Context, db DBTX, ownerID uuid.UUID, in Cookbook
 		if err != nil {
 			return err
 		}
-		if err := setCookbookTags(ctx, tx, id, in.Tags); err != nil {
+		if err := setTags(ctx, tx, cookbookTags, id, in.Tags); err != nil {
 			return err
 		}
 		cb, err = GetCookbook(ctx, tx, id)
@@ -115,7 +116,7 @@ func UpdateCookbook(ctx context.Context, db DBTX, id uuid.UUID, u CookbookUpdate
 			return pgx.ErrNoRows
 		}
 		if u.Tags != nil {
-			if err := setCookbookTags(ctx, tx, id, *u.Tags); err != nil {
+			if err := setTags(ctx, tx, cookbookTags, id, *u.Tags); err != nil {
 				return err
 			}
 		}
@@ -125,64 +126,19 @@ func UpdateCookbook(ctx context.Context, db DBTX, id uuid.UUID, u CookbookUpdate
 	return cb, wrap("update cookbook "+id.String(), err)
 }
 
-// setCookbookTags makes the cookbook's tags equal to names, creating tags on
-// first use. The tag table is shared with recipes: names are unique without
-// regard to case, and a tag keeps the spelling it was first used with.
-func setCookbookTags(ctx context.Context, tx pgx.Tx, cookbookID uuid.UUID, names []string) error {
-	lower := make([]string, len(names))
-	for i, n := range names {
-		lower[i] = strings.ToLower(n)
-	}
-	if len(names) > 0 {
-		// Sorted, so two transactions creating the same new tags lock them
-		// in the same order and cannot deadlock (as setRecipeTags does).
-		if _, err := tx.Exec(ctx, `INSERT INTO tag (name) SELECT n FROM unnest($1::text[]) AS n ORDER BY lower(n)
-			ON CONFLICT (lower(name)) DO NOTHING`, names); err != nil {
-			return wrap("create tags", err)
-		}
-	}
-	if _, err := tx.Exec(ctx, `DELETE FROM cookbook_tag ct USING tag t
-		WHERE ct.cookbook_id = $1 AND t.id = ct.tag_id AND NOT (lower(t.name) = ANY($2))`, cookbookID, lower); err != nil {
-		return wrap("remove cookbook tags", err)
-	}
-	if len(names) > 0 {
-		if _, err := tx.Exec(ctx, `INSERT INTO cookbook_tag (cookbook_id, tag_id)
-			SELECT $1, t.id FROM tag t WHERE lower(t.name) = ANY($2) ON CONFLICT DO NOTHING`, cookbookID, lower); err != nil {
-			return wrap("add cookbook tags", err)
-		}
-	}
-	return nil
-}
-
 // DeleteCookbook deletes the cookbook and its links (its recipe links,
 // inclusions either way and tags go with it by their foreign keys; the
-// recipes and the child cookbooks stay). It returns the file-store keys of
-// its image, for the caller to delete once the transaction has committed.
-func DeleteCookbook(ctx context.Context, db DBTX, id uuid.UUID) ([]string, error) {
+// recipes and the child cookbooks stay). It returns its image (nil if it
+// had none), for the caller to delete from the file store once the
+// transaction has committed.
+func DeleteCookbook(ctx context.Context, db DBTX, id uuid.UUID) (*StoredImage, error) {
 	var key *string
-	err := db.QueryRow(ctx, `DELETE FROM cookbook WHERE id = $1 RETURNING image_key`, id).Scan(&key)
+	var variants map[string]string
+	err := db.QueryRow(ctx, `DELETE FROM cookbook WHERE id = $1 RETURNING image_key, image_variants`, id).Scan(&key, &variants)
 	if err != nil {
 		return nil, wrap("delete cookbook "+id.String(), err)
 	}
-	return imageKeys(key, nil), nil
-}
-
-// SetCookbookImage makes key the cookbook's image (nil removes it) and
-// returns the previous image's keys, for the caller to delete from the file
-// store once the change has committed.
-func SetCookbookImage(ctx context.Context, db DBTX, id uuid.UUID, key *string) ([]string, error) {
-	var oldKey *string
-	// The locked read of the old key and the update are one statement, so
-	// two uploads racing on one cookbook each learn exactly the key they
-	// replaced, and every replaced file is deleted once.
-	err := db.QueryRow(ctx, `UPDATE cookbook c SET image_key = $2, updated_at = now()
-		FROM (SELECT id, image_key FROM cookbook WHERE id = $1 FOR UPDATE) old
-		WHERE c.id = old.id
-		RETURNING old.image_key`, id, key).Scan(&oldKey)
-	if err != nil {
-		return nil, wrap("set cookbook image "+id.String(), err)
-	}
-	return imageKeys(oldKey, nil), nil
+	return storedImage(key, variants), nil
 }
 
 // CookbookCursor is where a page of cookbooks ends.

@@ -158,17 +158,21 @@ func TestCookbookCRUD(t *testing.T) {
 	}
 
 	key := "cookbooks/ab/abcdef.jpg"
-	old, err := repo.SetCookbookImage(ctx, tx, cb.ID, &key)
-	if err != nil || len(old) != 0 {
+	old, err := repo.SetImage(ctx, tx, repo.CookbookImage, cb.ID, &key)
+	if err != nil || old != nil {
 		t.Fatalf("first image: %v %v", old, err)
 	}
 	key2 := "cookbooks/cd/cdef.jpg"
-	if old, err = repo.SetCookbookImage(ctx, tx, cb.ID, &key2); err != nil || !slices.Equal(old, []string{key}) {
+	if old, err = repo.SetImage(ctx, tx, repo.CookbookImage, cb.ID, &key2); err != nil || old == nil || old.Key != key {
 		t.Fatalf("replaced image: %v %v", old, err)
 	}
-	keys, err := repo.DeleteCookbook(ctx, tx, cb.ID)
-	if err != nil || !slices.Equal(keys, []string{key2}) {
-		t.Fatalf("delete: %v %v", keys, err)
+	variants := map[string]string{"thumb": "cookbooks/cd/cdef_thumb.jpg"}
+	if _, ok, err := repo.SetImageVariants(ctx, tx, repo.CookbookImage, cb.ID, key2, variants); err != nil || !ok {
+		t.Fatalf("variants: %v %v", ok, err)
+	}
+	img, err := repo.DeleteCookbook(ctx, tx, cb.ID)
+	if err != nil || img == nil || img.Key != key2 || img.Variants["thumb"] != variants["thumb"] {
+		t.Fatalf("delete: %+v %v", img, err)
 	}
 	if _, err := repo.GetCookbook(ctx, tx, cb.ID); !errors.Is(err, repo.ErrNotFound) {
 		t.Fatalf("get after delete: %v", err)

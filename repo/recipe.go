@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -244,7 +243,7 @@ func writeContent(ctx context.Context, tx pgx.Tx, id uuid.UUID, in RecipeInput, 
 	if err := writeSections(ctx, tx, id, instructionTables, in.InstructionSections, existing); err != nil {
 		return err
 	}
-	if err := setRecipeTags(ctx, tx, id, in.Tags); err != nil {
+	if err := setTags(ctx, tx, recipeTags, id, in.Tags); err != nil {
 		return err
 	}
 	return RefreshRecipeSearch(ctx, tx, []uuid.UUID{id})
@@ -334,35 +333,6 @@ func writeSections(ctx context.Context, tx pgx.Tx, recipeID uuid.UUID, t section
 	if existing {
 		if _, err := tx.Exec(ctx, `DELETE FROM `+t.section+` WHERE recipe_id = $1 AND position >= $2`, recipeID, len(sections)); err != nil {
 			return fmt.Errorf("write %s: %w", t.section, err)
-		}
-	}
-	return nil
-}
-
-// setRecipeTags makes the recipe's tags equal to names, creating tags on
-// first use. Tag names are unique without regard to case; a tag keeps the
-// spelling it was first used with.
-func setRecipeTags(ctx context.Context, tx pgx.Tx, recipeID uuid.UUID, names []string) error {
-	lower := make([]string, len(names))
-	for i, n := range names {
-		lower[i] = strings.ToLower(n)
-	}
-	if len(names) > 0 {
-		// Sorted, so two transactions creating the same new tags lock them in
-		// the same order and cannot deadlock.
-		if _, err := tx.Exec(ctx, `INSERT INTO tag (name) SELECT n FROM unnest($1::text[]) AS n ORDER BY lower(n)
-			ON CONFLICT (lower(name)) DO NOTHING`, names); err != nil {
-			return fmt.Errorf("create tags: %w", err)
-		}
-	}
-	if _, err := tx.Exec(ctx, `DELETE FROM recipe_tag rt USING tag t
-		WHERE rt.recipe_id = $1 AND t.id = rt.tag_id AND NOT (lower(t.name) = ANY($2))`, recipeID, lower); err != nil {
-		return fmt.Errorf("remove recipe tags: %w", err)
-	}
-	if len(names) > 0 {
-		if _, err := tx.Exec(ctx, `INSERT INTO recipe_tag (recipe_id, tag_id)
-			SELECT $1, t.id FROM tag t WHERE lower(t.name) = ANY($2) ON CONFLICT DO NOTHING`, recipeID, lower); err != nil {
-			return fmt.Errorf("add recipe tags: %w", err)
 		}
 	}
 	return nil

@@ -2,9 +2,11 @@ package repo
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -51,4 +53,44 @@ func ListTags(ctx context.Context, db DBTX, v Viewer, prefix string, limit int, 
 // likeEscape escapes the wildcards of LIKE in s.
 func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// tagLinks names the table that links one kind of row to its tags, and
+// that table's column of the row's id. setTags builds its SQL from them, so
+// only the constants below may exist.
+type tagLinks struct{ table, idColumn string }
+
+var (
+	recipeTags   = tagLinks{table: "recipe_tag", idColumn: "recipe_id"}
+	cookbookTags = tagLinks{table: "cookbook_tag", idColumn: "cookbook_id"}
+)
+
+// setTags makes the tags of the row id equal to names, creating tags on
+// first use. The tag table is shared by recipes and cookbooks: names are
+// unique without regard to case, and a tag keeps the spelling it was first
+// used with.
+func setTags(ctx context.Context, tx pgx.Tx, links tagLinks, id uuid.UUID, names []string) error {
+	lower := make([]string, len(names))
+	for i, n := range names {
+		lower[i] = strings.ToLower(n)
+	}
+	if len(names) > 0 {
+		// Sorted, so two transactions creating the same new tags lock them in
+		// the same order and cannot deadlock.
+		if _, err := tx.Exec(ctx, `INSERT INTO tag (name) SELECT n FROM unnest($1::text[]) AS n ORDER BY lower(n)
+			ON CONFLICT (lower(name)) DO NOTHING`, names); err != nil {
+			return fmt.Errorf("create tags: %w", err)
+		}
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM `+links.table+` l USING tag t
+		WHERE l.`+links.idColumn+` = $1 AND t.id = l.tag_id AND NOT (lower(t.name) = ANY($2))`, id, lower); err != nil {
+		return fmt.Errorf("remove %s: %w", links.table, err)
+	}
+	if len(names) > 0 {
+		if _, err := tx.Exec(ctx, `INSERT INTO `+links.table+` (`+links.idColumn+`, tag_id)
+			SELECT $1, t.id FROM tag t WHERE lower(t.name) = ANY($2) ON CONFLICT DO NOTHING`, id, lower); err != nil {
+			return fmt.Errorf("add %s: %w", links.table, err)
+		}
+	}
+	return nil
 }
