@@ -233,7 +233,7 @@ func (s *Server) createRecipe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	s.RecipeCounts.Invalidate()
+	s.ListCache.Invalidate()
 	rec, err := repo.GetRecipe(ctx, s.DB, id, viewer(c))
 	if err != nil {
 		return err
@@ -273,7 +273,7 @@ func (s *Server) updateRecipe(c *fiber.Ctx) error {
 	case err != nil:
 		return err
 	}
-	s.RecipeCounts.Invalidate()
+	s.ListCache.Invalidate()
 	rec, err = repo.GetRecipe(ctx, s.DB, rec.ID, viewer(c))
 	if err != nil {
 		return err
@@ -295,7 +295,7 @@ func (s *Server) deleteRecipe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	s.RecipeCounts.Invalidate()
+	s.ListCache.Invalidate()
 	s.deleteStoredFiles(c.UserContext(), recipeImageFiles(img))
 	return c.SendStatus(fiber.StatusNoContent)
 }
