@@ -175,11 +175,13 @@ func run(ctx context.Context, o options) error {
 		}
 		fmt.Printf("== %s\n", sc.name)
 		load(ctx, client, base, sc, o.clients, o.warmup) // warm-up, not measured
-		cpu0 := serverCPU(ctx, pool, api.Process.Pid)
+		api0, db0 := serverCPU(ctx, pool, api.Process.Pid)
 		res := load(ctx, client, base, sc, o.clients, o.duration)
-		res.cpu = serverCPU(ctx, pool, api.Process.Pid) - cpu0
+		api1, db1 := serverCPU(ctx, pool, api.Process.Pid)
+		res.apiCPU, res.dbCPU = api1-api0, db1-db0
 		results = append(results, res)
-		fmt.Printf("   %.0f req/s, p50 %s, p99 %s, %.2f ms CPU/req, %d errors\n", res.rate(), ms(res.p(50)), ms(res.p(99)), res.cpuPerRequest(), res.errors)
+		fmt.Printf("   %.0f req/s, p50 %s, p99 %s, CPU/req %.2f ms (API %.2f + PostgreSQL %.2f), %d errors\n", res.rate(), ms(res.p(50)), ms(res.p(99)),
+			res.perRequest(res.apiCPU+res.dbCPU), res.perRequest(res.apiCPU), res.perRequest(res.dbCPU), res.errors)
 	}
 
 	var pgTPS float64
@@ -193,13 +195,14 @@ func run(ctx context.Context, o options) error {
 
 	fmt.Printf("\n%d recipes, %d clients, %s per scenario, API and PostgreSQL on this machine (%d CPUs); load average %s before, %s after\n\n",
 		fx.recipes, o.clients, o.duration, runtime.NumCPU(), startLoad, loadAverage())
-	fmt.Printf("%-46s %8s %9s %9s %9s %6s %8s\n", "scenario", "req/s", "p50", "p99", "CPU/req", "errors", "×pgbench")
+	fmt.Printf("%-46s %8s %9s %9s %9s %9s %6s %8s\n", "scenario", "req/s", "p50", "p99", "API CPU", "PG CPU", "errors", "×pgbench")
 	for _, r := range results {
 		ratio := "-"
 		if pgTPS > 0 {
 			ratio = fmt.Sprintf("%.2f", r.rate()/pgTPS)
 		}
-		fmt.Printf("%-46s %8.0f %9s %9s %6.2f ms %6d %8s\n", r.name, r.rate(), ms(r.p(50)), ms(r.p(99)), r.cpuPerRequest(), r.errors, ratio)
+		fmt.Printf("%-46s %8.0f %9s %9s %6.2f ms %6.2f ms %6d %8s\n", r.name, r.rate(), ms(r.p(50)), ms(r.p(99)),
+			r.perRequest(r.apiCPU), r.perRequest(r.dbCPU), r.errors, ratio)
 	}
 	if pgTPS > 0 {
 		fmt.Printf("%-46s %10.0f\n", "pgbench -S (select-only, same server)", pgTPS)
@@ -311,17 +314,18 @@ type result struct {
 	latencies  []time.Duration
 	errors     int
 	firstError string
-	// cpu is the CPU time the API process and its PostgreSQL backends
-	// used during the run: unlike latency, hardly moved by whatever else
-	// runs on the machine.
-	cpu time.Duration
+	// apiCPU and dbCPU are the CPU time the API process and its
+	// PostgreSQL backends used during the run: unlike latency, hardly
+	// moved by whatever else runs on the machine.
+	apiCPU, dbCPU time.Duration
 }
 
-func (r result) cpuPerRequest() float64 {
+// perRequest is d per answered request, in milliseconds.
+func (r result) perRequest(d time.Duration) float64 {
 	if len(r.latencies) == 0 {
 		return 0
 	}
-	return float64(r.cpu.Microseconds()) / 1000 / float64(len(r.latencies))
+	return float64(d.Microseconds()) / 1000 / float64(len(r.latencies))
 }
 
 func (r result) rate() float64 { return float64(len(r.latencies)) / r.elapsed.Seconds() }
@@ -512,14 +516,19 @@ func loadAverage() string {
 // PostgreSQL backends serving the bench database (the API's pool; the
 // bench's own connection is idle meanwhile), from /proc; 0 where /proc is
 // missing.
-func serverCPU(ctx context.Context, pool *pgxpool.Pool, apiPID int) time.Duration {
-	pids := []int{apiPID}
+func serverCPU(ctx context.Context, pool *pgxpool.Pool, apiPID int) (api, db time.Duration) {
+	var backends []int
 	rows, _ := pool.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
-	if more, err := pgx.CollectRows(rows, pgx.RowTo[int32]); err == nil {
-		for _, p := range more {
-			pids = append(pids, int(p))
+	if pids, err := pgx.CollectRows(rows, pgx.RowTo[int32]); err == nil {
+		for _, p := range pids {
+			backends = append(backends, int(p))
 		}
 	}
+	return processCPU(apiPID), processCPU(backends...)
+}
+
+// processCPU is the CPU time used so far by the processes pids.
+func processCPU(pids ...int) time.Duration {
 	var ticks int64
 	for _, pid := range pids {
 		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))

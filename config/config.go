@@ -108,10 +108,10 @@ type Config struct {
 	// JobRescueAfter is how long a running job may go without finishing
 	// before River assumes its worker died and hands it to another.
 	JobRescueAfter time.Duration
-	// RecipeCountCache is how long a recipe-list total may be reused
-	// (handlers.CountCache) while no recipe changes; any committed change
+	// RecipeListCache is how long a recipe-list total may be reused
+	// (handlers.ListCache) while no recipe changes; any committed change
 	// drops the totals at once. 0 counts on every request.
-	RecipeCountCache time.Duration
+	RecipeListCache time.Duration
 
 	LogLevel  slog.Level
 	LogFormat string // text or json
@@ -164,7 +164,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ImportAllowPrivate: r.boolean("IMPORT_ALLOW_PRIVATE_ADDRESSES", false),
 		ChromiumPath:       r.str("CHROMIUM_PATH", "/usr/bin/chromium"),
 		JobRescueAfter:     r.duration("JOB_RESCUE_AFTER", 15*time.Minute),
-		RecipeCountCache:   r.duration("RECIPE_COUNT_CACHE", 10*time.Minute),
+		RecipeListCache:    r.duration("RECIPE_LIST_CACHE", 10*time.Minute),
 
 		LogLevel:  r.level("LOG_LEVEL"),
 		LogFormat: r.oneOf("LOG_FORMAT", "text", "text", "json"),

@@ -61,7 +61,7 @@ func TestLoadNamesEveryBadVariable(t *testing.T) {
 		{map[string]string{"BACKUP_MAX_UPLOAD": "lots"}, []string{"BACKUP_MAX_UPLOAD"}},
 		{map[string]string{"BACKUP_MAX_UPLOAD": "0"}, []string{"BACKUP_MAX_UPLOAD"}},
 		{map[string]string{"REDIS_URL": "127.0.0.1:6379"}, []string{"REDIS_URL"}},
-		{map[string]string{"RECIPE_COUNT_CACHE": "often"}, []string{"RECIPE_COUNT_CACHE"}},
+		{map[string]string{"RECIPE_LIST_CACHE": "often"}, []string{"RECIPE_LIST_CACHE"}},
 	}
 	for _, tt := range tests {
 		_, err := Load(env(tt.env))
@@ -91,7 +91,7 @@ func TestLoadParsesValues(t *testing.T) {
 		"IDP_LABEL":                 "Company login",
 		"IDP_ISSUER":                "https://sso.example.org/application/o/larder/",
 		"IDP_CLIENT_ID":             "larder",
-		"RECIPE_COUNT_CACHE":        "0",
+		"RECIPE_LIST_CACHE":         "0",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -105,8 +105,8 @@ func TestLoadParsesValues(t *testing.T) {
 	if c.IDP.Name != "authentik" || c.IDP.Label != "Company login" || !c.IDP.Enabled() {
 		t.Errorf("idp: %+v", c.IDP)
 	}
-	if c.RecipeCountCache != 0 {
-		t.Errorf("RECIPE_COUNT_CACHE=0 gave %s", c.RecipeCountCache)
+	if c.RecipeListCache != 0 {
+		t.Errorf("RECIPE_LIST_CACHE=0 gave %s", c.RecipeListCache)
 	}
 	if c.BackupMaxUpload != 512<<20 {
 		t.Errorf("BACKUP_MAX_UPLOAD=512MB gave %d", c.BackupMaxUpload)

@@ -36,9 +36,9 @@ type Deps struct {
 	Web fs.FS
 	// Files stores uploaded images; nil means the directory UPLOAD_PATH.
 	Files filestore.Store
-	// RecipeCounts reuses recent recipe-list totals (NewCountCache); nil
-	// counts every time.
-	RecipeCounts *CountCache
+	// ListCache reuses recent recipe-list totals and expanded searches
+	// (NewListCache); nil computes them every time.
+	ListCache *ListCache
 	// PasswordCost is the bcrypt cost; 0 means password.DefaultCost (12).
 	// Only tests lower it, to stay fast.
 	PasswordCost int

@@ -227,7 +227,7 @@ func (s *Server) createRecipe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	s.RecipeCounts.Invalidate()
+	s.ListCache.Invalidate()
 	rec, err := repo.GetRecipe(ctx, s.DB, id, viewer(c))
 	if err != nil {
 		return err
@@ -267,7 +267,7 @@ func (s *Server) updateRecipe(c *fiber.Ctx) error {
 	case err != nil:
 		return err
 	}
-	s.RecipeCounts.Invalidate()
+	s.ListCache.Invalidate()
 	rec, err = repo.GetRecipe(ctx, s.DB, rec.ID, viewer(c))
 	if err != nil {
 		return err
@@ -289,7 +289,7 @@ func (s *Server) deleteRecipe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	s.RecipeCounts.Invalidate()
+	s.ListCache.Invalidate()
 	s.deleteImageFiles(c.UserContext(), img)
 	return c.SendStatus(fiber.StatusNoContent)
 }

@@ -108,7 +108,7 @@ func (s *Server) listRecipes(c *fiber.Ctx) error {
 
 	ctx := c.UserContext()
 	if q != "" {
-		tq, err := repo.SearchQuery(ctx, s.DB, q)
+		tq, err := s.ListCache.searchQuery(ctx, s.DB, q)
 		if err != nil {
 			return err
 		}

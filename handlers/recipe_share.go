@@ -116,7 +116,7 @@ func (s *Server) addShare(c *fiber.Ctx) error {
 	}
 	status := http.StatusOK
 	if created {
-		s.RecipeCounts.Invalidate()
+		s.ListCache.Invalidate()
 		status = http.StatusCreated
 	}
 	return c.Status(status).JSON(shareView(share))
@@ -140,6 +140,6 @@ func (s *Server) removeShare(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	s.RecipeCounts.Invalidate()
+	s.ListCache.Invalidate()
 	return c.SendStatus(fiber.StatusNoContent)
 }

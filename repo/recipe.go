@@ -74,7 +74,7 @@ type Recipe struct {
 // summaryColumns are the columns of RecipeSummary for a query over recipe r.
 const summaryColumns = `r.id, r.owner_id, r.title, r.description, r.servings, r.prep_minutes, r.cook_minutes,
 	r.total_minutes, r.source_url, r.image_key, r.image_variants, r.visibility, r.categories, r.created_at, r.updated_at,
-	ARRAY(SELECT t.name FROM recipe_tag rt JOIN tag t ON t.id = rt.tag_id WHERE rt.recipe_id = r.id ORDER BY lower(t.name)) AS tags`
+	r.tag_names AS tags`
 
 // sqlArgs collects the arguments of a query built at run time.
 type sqlArgs []any

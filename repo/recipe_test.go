@@ -234,3 +234,67 @@ func TestSharedWithFollowsShares(t *testing.T) {
 		}
 	}
 }
+
+// tag_names (and its lower-case tag_keys, which tag filters match) follow
+// recipe_tag through every kind of write, including a deleted or renamed
+// tag, so lists never show or match a stale tag.
+func TestTagNamesFollowRecipeTags(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	u := repotest.CreateUser(t, db, repo.RoleUser)
+	id, err := repo.CreateRecipe(ctx, db, u.ID, repo.RecipeInput{Title: "Stew", Visibility: repo.VisibilityPublic,
+		Tags: []string{"winter", "Slow Cooker", "easy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := repo.CreateRecipe(ctx, db, u.ID, repo.RecipeInput{Title: "Salad", Visibility: repo.VisibilityPublic,
+		Tags: []string{"easy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string, recipe uuid.UUID, want string) {
+		t.Helper()
+		var names, keys []string
+		if err := db.QueryRow(ctx, "SELECT tag_names, tag_keys FROM recipe WHERE id = $1", recipe).Scan(&names, &keys); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(names, ","); got != want {
+			t.Errorf("%s: tag_names %q, want %q", when, got, want)
+		}
+		if got := strings.Join(keys, ","); got != strings.ToLower(want) {
+			t.Errorf("%s: tag_keys %q, want %q", when, got, strings.ToLower(want))
+		}
+		rec, err := repo.GetRecipe(ctx, db, recipe, repo.Viewer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(rec.Tags, ","); got != want {
+			t.Errorf("%s: the recipe reads tags %q, want %q", when, got, want)
+		}
+	}
+	check("created", id, "easy,Slow Cooker,winter")
+	if err := repo.UpdateRecipe(ctx, db, id, repo.RecipeInput{Title: "Stew", Visibility: repo.VisibilityPublic,
+		Tags: []string{"winter", "Comfort"}}); err != nil {
+		t.Fatal(err)
+	}
+	check("edited", id, "Comfort,winter")
+	check("the other recipe, untouched", other, "easy")
+	if _, err := db.Exec(ctx, "UPDATE tag SET name = 'Cold Days' WHERE lower(name) = 'winter'"); err != nil {
+		t.Fatal(err)
+	}
+	check("tag renamed", id, "Cold Days,Comfort")
+	if _, err := db.Exec(ctx, "DELETE FROM tag WHERE lower(name) = 'comfort'"); err != nil {
+		t.Fatal(err)
+	}
+	check("tag deleted", id, "Cold Days")
+	page, err := repo.ListRecipes(ctx, db, repo.Viewer{}, repo.RecipeFilter{Tag: "COLD DAYS"}, 10, nil)
+	if err != nil || len(page.Items) != 1 || page.Items[0].ID != id {
+		t.Fatalf("tag filter after the rename: %v %v", page.Items, err)
+	}
+	if _, err := db.Exec(ctx, "TRUNCATE recipe_tag"); err != nil {
+		t.Fatal(err)
+	}
+	check("recipe_tag truncated", id, "")
+	check("recipe_tag truncated", other, "")
+}

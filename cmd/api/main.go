@@ -77,8 +77,8 @@ func run() error {
 		logger.Info("running workers in process", "queues", cfg.QueueConcurrency)
 	}
 
-	counts := handlers.NewCountCache(cfg.RecipeCountCache)
-	go counts.Follow(ctx, func(ctx context.Context) (*pgx.Conn, error) {
+	lists := handlers.NewListCache(cfg.RecipeListCache)
+	go lists.Follow(ctx, func(ctx context.Context) (*pgx.Conn, error) {
 		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
 	}, logger)
 
@@ -94,11 +94,11 @@ func run() error {
 			AccessSecret: []byte(cfg.JWTSecret.Reveal()), RefreshSecret: []byte(cfg.JWTRefreshSecret.Reveal()),
 			AccessTTL: cfg.JWTExpiresIn, RefreshTTL: cfg.JWTRefreshExpiresIn,
 		},
-		Logger:       logger,
-		Version:      larder.Version(),
-		Web:          webFS,
-		Files:        filestore.Local{Root: cfg.UploadPath},
-		RecipeCounts: counts,
+		Logger:    logger,
+		Version:   larder.Version(),
+		Web:       webFS,
+		Files:     filestore.Local{Root: cfg.UploadPath},
+		ListCache: lists,
 	})
 
 	ln, err := net.Listen("tcp", cfg.ListenAddr)

@@ -12,7 +12,9 @@ import (
 	"larder/repo"
 )
 
-// CountCache keeps the totals of recent recipe lists for a short time.
+// ListCache keeps what recipe lists derive from all the recipes, and which
+// is the same from one request to the next while no recipe changes: the
+// totals of lists, and searches expanded against the lexicon.
 //
 // A page of GET /api/recipes costs a walk of an index that stops after 25
 // rows; its total costs a visit of every matching row, 35,000 for the
@@ -20,48 +22,52 @@ import (
 // concurrent clients, the counts were four fifths of the time of a filtered
 // or searched first page (79 against 632 requests/s without them). Paging
 // through a list, and many people opening the same lists, ask for the same
-// total again and again; so a total is reused while it is fresh.
+// total again and again; so a total is reused while it is fresh. Expanding
+// a search (repo.SearchQuery: typo and fragment matching over the lexicon)
+// costs about a millisecond of the database's time, the page itself two.
 //
 // Freshness: every recipe write through this API (create, edit, delete,
-// share, unshare) drops all totals at once, so a total is exact after one's
+// share, unshare) drops everything at once, so a total is exact after one's
 // own changes. Writes elsewhere (another API instance, the import worker, a
 // restore) reach the cache through Follow: the database notifies every
 // commit that changes recipes, tags or shares (migration 0008), and the
-// totals are dropped when it arrives. While Follow is not connected, totals
-// are not reused at all; without Follow (tests), they live for the TTL.
-type CountCache struct {
+// entries are dropped when it arrives. While Follow is not connected,
+// nothing is reused; without Follow (tests), entries live for the TTL. The
+// lexicon only grows with a recipe's text, so the same notifications cover
+// expanded searches.
+type ListCache struct {
 	ttl time.Duration
 
 	mu      sync.Mutex
-	gen     uint64 // bumped by every write; totals of an older generation are stale
-	entries map[string]countEntry
+	gen     uint64 // bumped by every write; entries of an older generation are stale
+	entries map[string]listEntry
 	// deaf is set while Follow's connection is down, when a write
 	// elsewhere could go unheard.
 	deaf bool
 }
 
-type countEntry struct {
-	total int64
+type listEntry struct {
+	value any
 	gen   uint64
 	at    time.Time
 }
 
-// countCacheMax bounds memory: past it, the map is swept and, if still
+// listCacheMax bounds memory: past it, the map is swept and, if still
 // full, emptied.
-const countCacheMax = 10_000
+const listCacheMax = 10_000
 
-// NewCountCache returns a cache keeping totals for ttl; nil (no cache) when
+// NewListCache returns a cache keeping entries for ttl; nil (no cache) when
 // ttl is not positive.
-func NewCountCache(ttl time.Duration) *CountCache {
+func NewListCache(ttl time.Duration) *ListCache {
 	if ttl <= 0 {
 		return nil
 	}
-	return &CountCache{ttl: ttl, entries: map[string]countEntry{}}
+	return &ListCache{ttl: ttl, entries: map[string]listEntry{}}
 }
 
-// Invalidate drops every total. Call it after a write has committed, so a
+// Invalidate drops every entry. Call it after a write has committed, so a
 // count started afterwards sees the write.
-func (c *CountCache) Invalidate() {
+func (c *ListCache) Invalidate() {
 	if c == nil {
 		return
 	}
@@ -71,47 +77,58 @@ func (c *CountCache) Invalidate() {
 	c.mu.Unlock()
 }
 
-// total returns the cached total for key, or computes it with count. The
-// generation is read before counting, so a write that commits while the
-// count runs makes its result unusable rather than stale.
-func (c *CountCache) total(key string, count func() (int64, error)) (int64, error) {
+// total returns the cached total for key, or computes it with count.
+func (c *ListCache) total(key string, count func() (int64, error)) (int64, error) {
+	return cached(c, "total\x00"+key, count)
+}
+
+// searchQuery is repo.SearchQuery for q, reused while fresh.
+func (c *ListCache) searchQuery(ctx context.Context, db repo.DBTX, q string) (*repo.TextQuery, error) {
+	return cached(c, "search\x00"+q, func() (*repo.TextQuery, error) { return repo.SearchQuery(ctx, db, q) })
+}
+
+// cached returns c's entry for key, or computes it with compute and keeps
+// it. The generation is read before computing, so a write that commits
+// meanwhile makes the result unusable rather than stale. A kept value is
+// shared by every caller: it must not be changed.
+func cached[V any](c *ListCache, key string, compute func() (V, error)) (V, error) {
 	if c == nil {
-		return count()
+		return compute()
 	}
 	now := time.Now()
 	c.mu.Lock()
 	if c.deaf {
 		c.mu.Unlock()
-		return count()
+		return compute()
 	}
 	gen := c.gen
 	if e, ok := c.entries[key]; ok && e.gen == gen && now.Sub(e.at) < c.ttl {
 		c.mu.Unlock()
-		return e.total, nil
+		return e.value.(V), nil
 	}
 	c.mu.Unlock()
 
-	n, err := count()
+	v, err := compute()
 	if err != nil {
-		return 0, err
+		return v, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen != gen {
-		return n, nil // a write came in: correct for this answer, not worth keeping
+		return v, nil // a write came in: correct for this answer, not worth keeping
 	}
-	if len(c.entries) >= countCacheMax {
+	if len(c.entries) >= listCacheMax {
 		for k, e := range c.entries {
 			if now.Sub(e.at) >= c.ttl {
 				delete(c.entries, k)
 			}
 		}
-		if len(c.entries) >= countCacheMax {
+		if len(c.entries) >= listCacheMax {
 			clear(c.entries)
 		}
 	}
-	c.entries[key] = countEntry{total: n, gen: gen, at: now}
-	return n, nil
+	c.entries[key] = listEntry{value: v, gen: gen, at: now}
+	return v, nil
 }
 
 // Follow listens for the database's recipe-change notifications on a
@@ -119,7 +136,7 @@ func (c *CountCache) total(key string, count func() (int64, error)) (int64, erro
 // returns when ctx ends. If the connection fails, the cache stops reusing
 // totals (it could miss a change) until Follow has connected and listens
 // again, retrying with a growing pause.
-func (c *CountCache) Follow(ctx context.Context, connect func(context.Context) (*pgx.Conn, error), logger *slog.Logger) {
+func (c *ListCache) Follow(ctx context.Context, connect func(context.Context) (*pgx.Conn, error), logger *slog.Logger) {
 	if c == nil {
 		return
 	}
@@ -145,7 +162,7 @@ func (c *CountCache) Follow(ctx context.Context, connect func(context.Context) (
 // until the connection or ctx fails. Totals are reused again only once
 // LISTEN has been acknowledged: a change committed before that is then
 // covered by the Invalidate of going live.
-func (c *CountCache) listen(ctx context.Context, connect func(context.Context) (*pgx.Conn, error), connected func()) error {
+func (c *ListCache) listen(ctx context.Context, connect func(context.Context) (*pgx.Conn, error), connected func()) error {
 	conn, err := connect(ctx)
 	if err != nil {
 		return err
@@ -166,7 +183,7 @@ func (c *CountCache) listen(ctx context.Context, connect func(context.Context) (
 
 // setDeaf records whether changes can be heard; either way the totals kept
 // so far are dropped, since a change may have gone unheard.
-func (c *CountCache) setDeaf(deaf bool) {
+func (c *ListCache) setDeaf(deaf bool) {
 	c.mu.Lock()
 	c.deaf = deaf
 	c.gen++
@@ -181,14 +198,14 @@ func (c *CountCache) setDeaf(deaf bool) {
 func (s *Server) countRecipes(ctx context.Context, v repo.Viewer, f repo.RecipeFilter) (int64, error) {
 	key := filterKey(f)
 	if v.Admin {
-		return s.RecipeCounts.total("all"+key, func() (int64, error) { return repo.CountAllRecipes(ctx, s.DB, f) })
+		return s.ListCache.total("all"+key, func() (int64, error) { return repo.CountAllRecipes(ctx, s.DB, f) })
 	}
-	pub, err := s.RecipeCounts.total("public"+key, func() (int64, error) { return repo.CountPublicRecipes(ctx, s.DB, f) })
+	pub, err := s.ListCache.total("public"+key, func() (int64, error) { return repo.CountPublicRecipes(ctx, s.DB, f) })
 	if err != nil || v.UserID == nil {
 		return pub, err
 	}
 	me := *v.UserID
-	own, err := s.RecipeCounts.total(me.String()+key, func() (int64, error) {
+	own, err := s.ListCache.total(me.String()+key, func() (int64, error) {
 		return repo.CountPersonalRecipes(ctx, s.DB, me, f)
 	})
 	return pub + own, err

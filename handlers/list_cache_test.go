@@ -16,7 +16,7 @@ import (
 // drops it, and never outlives its TTL.
 func TestRecipeCountCache(t *testing.T) {
 	t.Parallel()
-	b := setup(t, func(d *Deps) { d.RecipeCounts = NewCountCache(time.Hour) })
+	b := setup(t, func(d *Deps) { d.ListCache = NewListCache(time.Hour) })
 	u, tok := b.user(t, repo.RoleUser)
 	friend, friendTok := b.user(t, repo.RoleUser)
 	total := func(tok string) int64 { return rcList(t, b, tok, url.Values{}).Total }
@@ -61,7 +61,7 @@ func TestRecipeCountCache(t *testing.T) {
 
 func TestCountCacheGenerations(t *testing.T) {
 	t.Parallel()
-	c := NewCountCache(50 * time.Millisecond)
+	c := NewListCache(50 * time.Millisecond)
 	calls := 0
 	count := func(n int64) func() (int64, error) { return func() (int64, error) { calls++; return n, nil } }
 	if n, _ := c.total("k", count(1)); n != 1 {
@@ -89,12 +89,12 @@ func TestCountCacheGenerations(t *testing.T) {
 		t.Fatalf("an error was cached: %d", n)
 	}
 	// No cache: always counts.
-	var none *CountCache
+	var none *ListCache
 	none.Invalidate()
 	if n, _ := none.total("k", count(9)); n != 9 {
 		t.Fatal(n)
 	}
-	if NewCountCache(0) != nil {
+	if NewListCache(0) != nil {
 		t.Fatal("TTL 0 must mean no cache")
 	}
 }
@@ -103,11 +103,13 @@ func TestCountCacheGenerations(t *testing.T) {
 // another instance) as soon as it commits, and not before.
 func TestRecipeCountCacheFollowsDatabaseChanges(t *testing.T) {
 	t.Parallel()
-	counts := NewCountCache(time.Hour)
-	b := setup(t, func(d *Deps) { d.RecipeCounts = counts })
+	counts := NewListCache(time.Hour)
+	b := setup(t, func(d *Deps) { d.ListCache = counts })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	connect := func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, b.db.Config().ConnConfig.Copy()) }
+	connect := func(ctx context.Context) (*pgx.Conn, error) {
+		return pgx.ConnectConfig(ctx, b.db.Config().ConnConfig.Copy())
+	}
 	go counts.Follow(ctx, connect, b.deps.Logger)
 	u, tok := b.user(t, repo.RoleUser)
 	total := func() int64 { return rcList(t, b, tok, url.Values{}).Total }
@@ -166,8 +168,8 @@ func TestRecipeCountCacheFollowsDatabaseChanges(t *testing.T) {
 // While it cannot listen, a followed cache counts every total afresh.
 func TestRecipeCountCacheDeafCountsAfresh(t *testing.T) {
 	t.Parallel()
-	counts := NewCountCache(time.Hour)
-	b := setup(t, func(d *Deps) { d.RecipeCounts = counts })
+	counts := NewListCache(time.Hour)
+	b := setup(t, func(d *Deps) { d.ListCache = counts })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	attempts := make(chan struct{}, 100)
@@ -183,5 +185,31 @@ func TestRecipeCountCacheDeafCountsAfresh(t *testing.T) {
 			t.Fatalf("total %d, want %d: a total was reused while deaf", n, want)
 		}
 		rcInsert(t, b, u.ID, repo.VisibilityPrivate)
+	}
+}
+
+// A search is expanded against the lexicon once and reused until a recipe
+// changes: a word that a new recipe brings is then found by its typos too.
+func TestListCacheReusesSearchExpansion(t *testing.T) {
+	t.Parallel()
+	b := setup(t, func(d *Deps) { d.ListCache = NewListCache(time.Hour) })
+	u, tok := b.user(t, repo.RoleUser)
+	rcInsertWith(t, b, u.ID, repo.RecipeInput{Title: "Lemon tart"})
+	search := func(q string) int {
+		return len(rcList(t, b, tok, url.Values{"q": {q}}).Items)
+	}
+	if n := search("sumak"); n != 0 {
+		t.Fatalf("sumak before any sumac: %d", n)
+	}
+	// Written behind the API's back and unheard (no Follow): the expansion
+	// made before, without "sumac" in the lexicon, is reused.
+	rcInsertWith(t, b, u.ID, repo.RecipeInput{Title: "Sumac chicken"})
+	if n := search("sumak"); n != 0 {
+		t.Fatalf("the expansion was not reused: %d", n)
+	}
+	// A write through the API drops it; the typo now finds both.
+	rcCreate(t, b, tok, map[string]any{"title": "Sumac onions"})
+	if n := search("sumak"); n != 2 {
+		t.Fatalf("sumak after a write: %d", n)
 	}
 }
