@@ -3,11 +3,14 @@ package handlers
 import (
 	"context"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"golang.org/x/sync/singleflight"
 
 	"larder/repo"
 )
@@ -43,7 +46,8 @@ type ListCache struct {
 	entries map[string]listEntry
 	// deaf is set while Follow's connection is down, when a write
 	// elsewhere could go unheard.
-	deaf bool
+	deaf    bool
+	flights singleflight.Group
 }
 
 type listEntry struct {
@@ -108,10 +112,18 @@ func cached[V any](c *ListCache, key string, compute func() (V, error)) (V, erro
 	}
 	c.mu.Unlock()
 
-	v, err := compute()
+	// Requests that miss the same entry at once share one computation:
+	// after a write, everyone opening the same list would otherwise all
+	// count the same thousands of rows together. Only within a generation,
+	// so nobody is handed a result begun before a write they already saw.
+	flight := strconv.FormatUint(gen, 10) + "\x00" + key
+	shared, err, _ := c.flights.Do(flight, func() (any, error) { return compute() })
 	if err != nil {
-		return v, err
+		// Perhaps the request that computed it gave up (its client left,
+		// cancelling its context): this one tries on its own, uncached.
+		return compute()
 	}
+	v := shared.(V)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen != gen {
@@ -196,6 +208,11 @@ func (c *ListCache) setDeaf(deaf bool) {
 // every caller, so one count serves everybody; a user's personal part
 // (their own other recipes and those shared with them) is theirs.
 func (s *Server) countRecipes(ctx context.Context, v repo.Viewer, f repo.RecipeFilter) (int64, error) {
+	if s.ListCache != nil {
+		if pick, ok := facetOf(f); ok {
+			return s.countFacet(ctx, v, pick)
+		}
+	}
 	key := filterKey(f)
 	if v.Admin {
 		return s.ListCache.total("all"+key, func() (int64, error) { return repo.CountAllRecipes(ctx, s.DB, f) })
@@ -208,6 +225,47 @@ func (s *Server) countRecipes(ctx context.Context, v repo.Viewer, f repo.RecipeF
 	own, err := s.ListCache.total(me.String()+key, func() (int64, error) {
 		return repo.CountPersonalRecipes(ctx, s.DB, me, f)
 	})
+	return pub + own, err
+}
+
+// facetOf says whether f is one category or one tag and nothing else, a
+// total the facet counts answer, and returns how to read it from them.
+// Only for ASCII keys: the facets hold keys lowered by the database, which
+// for other letters may not lower them as Go does.
+func facetOf(f repo.RecipeFilter) (func(repo.Facets) int64, bool) {
+	if f.Search != nil || f.OwnerID != nil || f.Visibility != "" || (f.Category == "") == (f.Tag == "") {
+		return nil, false
+	}
+	value := f.Category + f.Tag
+	for i := range len(value) {
+		if value[i] >= utf8.RuneSelf {
+			return nil, false
+		}
+	}
+	key := strings.ToLower(value)
+	if f.Category != "" {
+		return func(fc repo.Facets) int64 { return fc.Categories[key] }, true
+	}
+	return func(fc repo.Facets) int64 { return fc.Tags[key] }, true
+}
+
+// countFacet is the total of a one-category or one-tag list, from the
+// facet counts of the viewer's parts: one computation serves every
+// category and tag until a recipe changes.
+func (s *Server) countFacet(ctx context.Context, v repo.Viewer, pick func(repo.Facets) int64) (int64, error) {
+	facets := func(key string, count func() (repo.Facets, error)) (int64, error) {
+		fc, err := cached(s.ListCache, "facets\x00"+key, count)
+		return pick(fc), err
+	}
+	if v.Admin {
+		return facets("all", func() (repo.Facets, error) { return repo.CountAllFacets(ctx, s.DB) })
+	}
+	pub, err := facets("public", func() (repo.Facets, error) { return repo.CountPublicFacets(ctx, s.DB) })
+	if err != nil || v.UserID == nil {
+		return pub, err
+	}
+	me := *v.UserID
+	own, err := facets(me.String(), func() (repo.Facets, error) { return repo.CountPersonalFacets(ctx, s.DB, me) })
 	return pub + own, err
 }
 

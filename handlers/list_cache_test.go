@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"sync"
 	"testing"
 	"time"
 
@@ -211,5 +212,100 @@ func TestListCacheReusesSearchExpansion(t *testing.T) {
 	rcCreate(t, b, tok, map[string]any{"title": "Sumac onions"})
 	if n := search("sumak"); n != 2 {
 		t.Fatalf("sumak after a write: %d", n)
+	}
+}
+
+// Requests missing the same entry at once share one computation; a
+// computation that fails is not shared as a failure.
+func TestListCacheSharesConcurrentMisses(t *testing.T) {
+	t.Parallel()
+	c := NewListCache(time.Hour)
+	release := make(chan struct{})
+	var mu sync.Mutex
+	calls := 0
+	count := func() (int64, error) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		<-release
+		return 42, nil
+	}
+	var wg sync.WaitGroup
+	results := make(chan int64, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, err := c.total("k", count)
+			if err != nil {
+				t.Error(err)
+			}
+			results <- n
+		}()
+	}
+	time.Sleep(100 * time.Millisecond) // let every request reach the flight
+	close(release)
+	wg.Wait()
+	close(results)
+	for n := range results {
+		if n != 42 {
+			t.Fatalf("got %d", n)
+		}
+	}
+	if calls != 1 {
+		t.Fatalf("%d computations for 8 concurrent misses", calls)
+	}
+
+	failed := false
+	n, err := c.total("f", func() (int64, error) {
+		if !failed {
+			failed = true
+			return 0, errors.New("cancelled")
+		}
+		return 7, nil
+	})
+	if err != nil || n != 7 {
+		t.Fatalf("after a failed shared computation: %d %v", n, err)
+	}
+}
+
+// One-category and one-tag totals come from the facet counts: right for
+// each viewer, matched without regard to case, and renewed by writes.
+func TestListCacheFacetTotals(t *testing.T) {
+	t.Parallel()
+	b := setup(t, func(d *Deps) { d.ListCache = NewListCache(time.Hour) })
+	_, tok := b.user(t, repo.RoleUser)
+	friend, friendTok := b.user(t, repo.RoleUser)
+	_, adminTok := b.user(t, repo.RoleAdmin)
+	total := func(tok string, q url.Values) int64 { return rcList(t, b, tok, q).Total }
+	dinner := url.Values{"category": {"DINNER"}}
+	quick := url.Values{"tag": {"quick"}}
+	rcCreate(t, b, tok, map[string]any{"title": "Public stew", "visibility": "PUBLIC", "categories": []string{"Dinner"}, "tags": []string{"Quick"}})
+	shared := rcCreate(t, b, tok, map[string]any{"title": "Shared pie", "visibility": "SHARED", "categories": []string{"dinner"}})
+	rcCreate(t, b, tok, map[string]any{"title": "Private soup", "visibility": "PRIVATE", "categories": []string{"Dinner", "Soup"}, "tags": []string{"QUICK"}})
+	for _, tc := range []struct {
+		who  string
+		tok  string
+		q    url.Values
+		want int64
+	}{
+		{"owner", tok, dinner, 3}, {"friend", friendTok, dinner, 1}, {"anonymous", "", dinner, 1}, {"admin", adminTok, dinner, 3},
+		{"owner", tok, quick, 2}, {"friend", friendTok, quick, 1}, {"anonymous", "", quick, 1},
+	} {
+		if n := total(tc.tok, tc.q); n != tc.want {
+			t.Errorf("%s, %v: total %d, want %d", tc.who, tc.q, n, tc.want)
+		}
+	}
+	wantStatus(t, b.do(t, "POST", "/api/recipes/"+shared.ID.String()+"/shares", map[string]string{"email": friend.Email}, tok), 201)
+	if n := total(friendTok, dinner); n != 2 {
+		t.Errorf("friend's dinner total after a share: %d", n)
+	}
+	rcCreate(t, b, tok, map[string]any{"title": "Another stew", "visibility": "PUBLIC", "categories": []string{"Dinner"}})
+	if n := total("", dinner); n != 2 {
+		t.Errorf("public dinner total after a create: %d", n)
+	}
+	// Filters the facets do not answer still count exactly.
+	if n := total(tok, url.Values{"category": {"dinner"}, "visibility": {"PRIVATE"}}); n != 1 {
+		t.Errorf("dinner and PRIVATE: %d", n)
 	}
 }

@@ -12,15 +12,15 @@ import (
 // Job is the public view of a background job: app_job joined with River's
 // row while River still has it.
 type Job struct {
-	ID           uuid.UUID       `db:"id"`
-	UserID       *uuid.UUID      `db:"user_id"`
-	Kind         string          `db:"kind"`
-	Progress     *float32        `db:"progress"`
+	ID           uuid.UUID        `db:"id"`
+	UserID       *uuid.UUID       `db:"user_id"`
+	Kind         string           `db:"kind"`
+	Progress     *float32         `db:"progress"`
 	Result       *json.RawMessage `db:"result"`
-	ErrorCode    *string         `db:"error_code"`
-	ErrorMessage *string         `db:"error_message"`
-	CreatedAt    time.Time       `db:"created_at"`
-	FinishedAt   *time.Time      `db:"finished_at"`
+	ErrorCode    *string          `db:"error_code"`
+	ErrorMessage *string          `db:"error_message"`
+	CreatedAt    time.Time        `db:"created_at"`
+	FinishedAt   *time.Time       `db:"finished_at"`
 	// RiverState is River's state (available, running, completed, ...), or
 	// nil once River has pruned its row.
 	RiverState *string `db:"river_state"`

@@ -298,3 +298,70 @@ func TestTagNamesFollowRecipeTags(t *testing.T) {
 	check("recipe_tag truncated", id, "")
 	check("recipe_tag truncated", other, "")
 }
+
+// The facet counts agree with counting each single-category and
+// single-tag list, for every kind of viewer.
+func TestFacetsAgreeWithCounts(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	owner := repotest.CreateUser(t, db, repo.RoleUser)
+	friend := repotest.CreateUser(t, db, repo.RoleUser)
+	recipes := []repo.RecipeInput{
+		{Title: "A", Visibility: repo.VisibilityPublic, Categories: []string{"Dinner", "dinner", "Soup"}, Tags: []string{"Easy"}},
+		{Title: "B", Visibility: repo.VisibilityPrivate, Categories: []string{"Dinner"}, Tags: []string{"easy", "Quick"}},
+		{Title: "C", Visibility: repo.VisibilityShared, Categories: []string{"Soup"}, Tags: []string{"Quick"}},
+		{Title: "D", Visibility: repo.VisibilityShared, Categories: []string{"Dessert"}},
+		{Title: "E", Visibility: repo.VisibilityPublic, Tags: []string{"Quick"}},
+	}
+	for i, in := range recipes {
+		id, err := repo.CreateRecipe(ctx, db, owner.ID, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 2 { // C is shared with the friend; D is SHARED with nobody
+			if _, _, err := repo.AddShare(ctx, db, id, friend.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	pub, err := repo.CountPublicFacets(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := repo.CountAllFacets(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []repo.User{owner, friend} {
+		personal, err := repo.CountPersonalFacets(ctx, db, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"dinner", "soup", "dessert", "easy", "quick", "absent"} {
+			for _, f := range []repo.RecipeFilter{{Category: key}, {Tag: key}} {
+				facet := func(fc repo.Facets) int64 {
+					if f.Category != "" {
+						return fc.Categories[key]
+					}
+					return fc.Tags[key]
+				}
+				want, err := repo.CountRecipes(ctx, db, repo.Viewer{UserID: &u.ID}, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := facet(pub) + facet(personal); got != want {
+					t.Errorf("%s, %+v: facets %d, count %d", u.Email, f, got, want)
+				}
+				wantAll, _ := repo.CountRecipes(ctx, db, repo.Viewer{Admin: true}, f)
+				wantPub, _ := repo.CountRecipes(ctx, db, repo.Viewer{}, f)
+				if facet(all) != wantAll || facet(pub) != wantPub {
+					t.Errorf("%+v: all %d/%d, public %d/%d", f, facet(all), wantAll, facet(pub), wantPub)
+				}
+			}
+		}
+	}
+	if pub.Categories["dinner"] != 1 || all.Categories["dinner"] != 2 {
+		t.Errorf("a recipe listing a category twice counts once: %v %v", pub.Categories, all.Categories)
+	}
+}

@@ -100,7 +100,9 @@ func (i *Issuer) Refresh(userID uuid.UUID, sessionVersion int, family uuid.UUID)
 var ErrInvalid = errors.New("invalid token")
 
 // ParseAccess verifies an access token.
-func (i *Issuer) ParseAccess(raw string) (*Claims, error) { return i.parse(raw, i.AccessSecret, TypeAccess) }
+func (i *Issuer) ParseAccess(raw string) (*Claims, error) {
+	return i.parse(raw, i.AccessSecret, TypeAccess)
+}
 
 // ParseRefresh verifies a refresh token.
 func (i *Issuer) ParseRefresh(raw string) (*Claims, error) {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ImageVariant } from '../lib/api';
+import type { ImageVariants } from '../lib/api';
 import { srcSet } from '../lib/format';
 import { PlateIcon } from './icons';
 
@@ -9,7 +9,7 @@ import { PlateIcon } from './icons';
  */
 export function RecipeImage(props: {
   src: string | null | undefined;
-  variants?: ImageVariant[];
+  variants?: ImageVariants;
   alt: string;
   sizes?: string;
   ratio?: string;
@@ -24,7 +24,7 @@ export function RecipeImage(props: {
         <img
           src={props.src!}
           srcSet={srcSet(props.variants)}
-          sizes={props.variants?.length ? (props.sizes ?? '(max-width: 700px) 100vw, 700px') : undefined}
+          sizes={srcSet(props.variants) ? (props.sizes ?? '(max-width: 700px) 100vw, 700px') : undefined}
           alt={props.alt}
           loading={props.eager ? 'eager' : 'lazy'}
           decoding="async"

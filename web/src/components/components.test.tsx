@@ -6,6 +6,7 @@ import { PasswordRules } from './PasswordRules';
 import { fromDrafts, SectionsEditor, toDrafts, type SectionDraft } from './SectionsEditor';
 import { factorFor, ServingsControl } from './ServingsControl';
 import { ChipsInput, Field, FormError } from './ui';
+import { RecipeImage } from './RecipeImage';
 import { ApiError } from '../lib/api';
 
 let r: Rendered | null = null;
@@ -158,5 +159,20 @@ describe('Field and FormError', () => {
     expect(alert.textContent).toContain('Check the form.');
     expect(alert.textContent).toContain('other: bad');
     expect(alert.textContent).not.toContain('taken');
+  });
+});
+
+describe('RecipeImage', () => {
+  it('offers the renditions the API names (a map of name to address) as a srcset', () => {
+    r = render(<RecipeImage src="/uploads/a.jpg" variants={{ thumb: '/uploads/a-thumb.jpg', medium: '/uploads/a-medium.jpg' }} alt="Stew" />);
+    const img = r.container.querySelector('img')!;
+    expect(img.getAttribute('srcset')).toBe('/uploads/a-thumb.jpg 320w, /uploads/a-medium.jpg 800w');
+    expect(img.getAttribute('sizes')).toBeTruthy();
+  });
+  it('shows the image alone before the renditions exist', () => {
+    r = render(<RecipeImage src="/uploads/a.jpg" variants={{}} alt="Stew" />);
+    const img = r.container.querySelector('img')!;
+    expect(img.getAttribute('srcset')).toBeNull();
+    expect(img.getAttribute('sizes')).toBeNull();
   });
 });

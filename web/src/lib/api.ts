@@ -38,11 +38,8 @@ export interface InstructionSection {
   name: string;
   steps: Step[];
 }
-/** Optional resized copies of a recipe image, when the API provides them. */
-export interface ImageVariant {
-  url: string;
-  width: number;
-}
+/** Smaller renditions of an image, by name ("thumb", "medium") → address; {} until made. */
+export type ImageVariants = Record<string, string>;
 
 export interface Recipe {
   id: string;
@@ -55,7 +52,7 @@ export interface Recipe {
   totalMinutes: number | null;
   sourceUrl: string;
   imageUrl: string | null;
-  imageVariants?: ImageVariant[];
+  imageVariants?: ImageVariants;
   visibility: Visibility;
   categories: string[];
   tags: string[];
@@ -93,6 +90,7 @@ export interface Cookbook {
   name: string;
   description: string;
   imageUrl: string | null;
+  imageVariants?: ImageVariants;
   tags: string[];
   autoFilterCategories: string[];
   autoFilterTags: string[];

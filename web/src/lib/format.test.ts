@@ -18,8 +18,10 @@ describe('format', () => {
     [300 * 1024 * 1024, '300 MB'],
   ])('bytes %d → %s', (n, s) => expect(formatBytes(n)).toBe(s));
 
-  it('srcSet orders by width', () => {
-    expect(srcSet([{ url: '/b', width: 800 }, { url: '/a', width: 400 }])).toBe('/a 400w, /b 800w');
-    expect(srcSet([])).toBeUndefined();
+  it('srcSet lists the renditions the API names, by width', () => {
+    expect(srcSet({ medium: '/m.jpg', thumb: '/t.jpg' })).toBe('/t.jpg 320w, /m.jpg 800w');
+    expect(srcSet({ medium: '/m.jpg', poster: '/p.jpg' })).toBe('/m.jpg 800w');
+    expect(srcSet({})).toBeUndefined();
+    expect(srcSet(undefined)).toBeUndefined();
   });
 });

@@ -40,11 +40,18 @@ export function saveBlob(blob: Blob, filename: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** srcset from image variants, when the API provides them. */
-export function srcSet(variants: Array<{ url: string; width: number }> | undefined): string | undefined {
-  if (!variants || variants.length === 0) return undefined;
-  return [...variants]
-    .sort((a, b) => a.width - b.width)
-    .map((v) => `${v.url} ${v.width}w`)
+/**
+ * The widths of the renditions the API names in `imageVariants` (imageproc's sizes: an image
+ * narrower than a width keeps its own, so these are upper bounds).
+ */
+export const variantWidths: Record<string, number> = { thumb: 320, medium: 800 };
+
+/** srcset from an image's renditions (`imageVariants`: rendition name → address). */
+export function srcSet(variants: Record<string, string> | undefined): string | undefined {
+  const known = Object.entries(variants ?? {}).filter(([name]) => name in variantWidths);
+  if (known.length === 0) return undefined;
+  return known
+    .sort(([a], [b]) => variantWidths[a] - variantWidths[b])
+    .map(([name, url]) => `${url} ${variantWidths[name]}w`)
     .join(', ');
 }
