@@ -8,9 +8,10 @@
 //     process doing either stays under 100 MB.
 //
 // Create and restore each run in a child process of their own, so that each
-// high-water mark is that operation's alone. Usage:
+// high-water mark is that operation's alone; every measurement starts from
+// a warm cache with nothing left to write back (see README.md). Usage:
 //
-//	go run ./bench/backup [--recipes 10000] [--images-mb 1024] [--dir /tmp/larder-bench-backup]
+//	go run ./bench/backup [--recipes 10000] [--images-mb 1024] [--dir /tmp/larder-bench-backup] [-v] [--cpuprofile PATH]
 //
 // It creates (and drops, unless --keep) the database larder_bench_backup on
 // the server of --database-url.
@@ -29,8 +30,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -50,6 +53,7 @@ type options struct {
 	verbose  bool
 	phase    string
 	name     string
+	cpuProf  string
 }
 
 func main() {
@@ -62,6 +66,7 @@ func main() {
 	flag.BoolVar(&o.verbose, "v", false, "log the time of each phase of the restore")
 	flag.StringVar(&o.phase, "phase", "", "internal: run one phase (create, restore) in this process and print its figures")
 	flag.StringVar(&o.name, "name", "", "internal: the backup the restore phase restores")
+	flag.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of each phase to this path with the phase's name appended (PATH.create, PATH.restore)")
 	flag.Parse()
 	ctx := context.Background()
 	var err error
@@ -103,6 +108,17 @@ func runPhase(ctx context.Context, o options) error {
 		return err
 	}
 	defer pool.Close()
+	if o.cpuProf != "" {
+		f, err := os.Create(o.cpuProf + "." + o.phase)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var res phaseResult
 	start := time.Now()
 	switch o.phase {
@@ -150,7 +166,7 @@ func peakKB() int64 {
 }
 
 func child(o options, phase string, extra ...string) (phaseResult, error) {
-	args := append([]string{"-phase", phase, "-database-url", o.server, "-dir", o.dir, "-v=" + strconv.FormatBool(o.verbose)}, extra...)
+	args := append([]string{"-phase", phase, "-database-url", o.server, "-dir", o.dir, "-v=" + strconv.FormatBool(o.verbose), "-cpuprofile", o.cpuProf}, extra...)
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
@@ -224,13 +240,21 @@ func run(ctx context.Context, o options) error {
 	}
 	fmt.Printf("seeded %d recipes, %d rows in %d tables, %d images (%d MB) in %s\n",
 		o.recipes, rows, len(tables), len(images), o.imagesMB, time.Since(t0).Round(time.Millisecond))
-	// Read every file once so that every measurement starts from the same,
-	// warm page cache.
+	fmt.Printf("started %s, load average %s\n", time.Now().UTC().Format(time.RFC3339), loadAverage())
+	// Read every file and every table once so that every measurement
+	// starts from the same, warm page cache (and no reader is the first to
+	// set the rows' hint bits; seed vacuums for that).
 	if err := warm(filepath.Join(o.dir, "uploads")); err != nil {
+		return err
+	}
+	if err := warmTables(ctx, pool, tables); err != nil {
 		return err
 	}
 
 	// The baseline: zip -r -1 over the files, plus a COPY of the same tables.
+	if err := settle(ctx, pool); err != nil {
+		return err
+	}
 	start := time.Now()
 	zipCmd := exec.Command("zip", "-r", "-1", "-q", filepath.Join(o.dir, "baseline", "uploads.zip"), ".")
 	zipCmd.Dir = filepath.Join(o.dir, "uploads")
@@ -247,7 +271,17 @@ func run(ctx context.Context, o options) error {
 	baseline := zipTime + copyTime
 	_ = os.RemoveAll(filepath.Join(o.dir, "baseline"))
 
+	if err := settle(ctx, pool); err != nil {
+		return err
+	}
 	created, err := child(o, "create")
+	if err != nil {
+		return err
+	}
+	if err := settle(ctx, pool); err != nil {
+		return err
+	}
+	uploadsBefore, err := os.Stat(filepath.Join(o.dir, "uploads"))
 	if err != nil {
 		return err
 	}
@@ -257,6 +291,23 @@ func run(ctx context.Context, o options) error {
 	}
 	if restored.Rows != rows {
 		return fmt.Errorf("restored %d rows, the database had %d", restored.Rows, rows)
+	}
+	// The restore must have swapped a new upload directory in, holding as
+	// many files, and as many bytes, as were seeded.
+	uploadsAfter, err := os.Stat(filepath.Join(o.dir, "uploads"))
+	if err != nil {
+		return err
+	}
+	if os.SameFile(uploadsBefore, uploadsAfter) {
+		return errors.New("the restore left the upload directory in place instead of swapping in the restored one")
+	}
+	files, bytes, err := countFiles(filepath.Join(o.dir, "uploads"))
+	if err != nil {
+		return err
+	}
+	if files != len(images) || bytes != int64(o.imagesMB)<<20 {
+		return fmt.Errorf("after the restore the upload directory holds %d files (%d bytes); %d files (%d bytes) were seeded",
+			files, bytes, len(images), int64(o.imagesMB)<<20)
 	}
 
 	sec := func(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
@@ -270,7 +321,48 @@ func run(ctx context.Context, o options) error {
 		restored.Seconds, restoreRatio, float64(restored.PeakKB)/1024)
 	ok := createRatio <= 1.3 && restoreRatio <= 2 && created.PeakKB < 100<<10 && restored.PeakKB < 100<<10
 	fmt.Printf("targets met: %v\n", ok)
+	fmt.Printf("finished %s, load average %s\n", time.Now().UTC().Format(time.RFC3339), loadAverage())
 	return nil
+}
+
+// settle writes out everything the steps before left dirty, in the page
+// cache and in PostgreSQL's buffers, so that no measurement pays for the
+// writeback, or the checkpoint, of another's writes.
+func settle(ctx context.Context, pool *pgxpool.Pool) error {
+	syscall.Sync()
+	if _, err := pool.Exec(ctx, "CHECKPOINT"); err != nil {
+		return fmt.Errorf("checkpoint (the bench needs a superuser or pg_checkpoint): %w", err)
+	}
+	return nil
+}
+
+// loadAverage is the 1, 5 and 15 minute load average: the machine may be
+// shared, and the figures mean little without it.
+func loadAverage() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// countFiles returns the number and total size of the regular files under dir.
+func countFiles(dir string) (int, int64, error) {
+	var n int
+	var total int64
+	err := filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err != nil || !fi.Mode().IsRegular() {
+			return err
+		}
+		n++
+		total += fi.Size()
+		return nil
+	})
+	return n, total, err
 }
 
 // writeImages writes about total bytes of incompressible files (random
@@ -321,6 +413,21 @@ func warm(dir string) error {
 		_, err = io.Copy(io.Discard, f)
 		return err
 	})
+}
+
+// warmTables reads every table once, as the baseline and the backup will.
+func warmTables(ctx context.Context, pool *pgxpool.Pool, tables []repo.BackupTable) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	for _, t := range tables {
+		if _, err := conn.Conn().PgConn().CopyTo(ctx, io.Discard, "COPY "+pgx.Identifier{t.Name}.Sanitize()+" TO STDOUT"); err != nil {
+			return fmt.Errorf("warm %s: %w", t.Name, err)
+		}
+	}
+	return nil
 }
 
 // copyTables is the COPY half of the baseline: every table to a file, text
