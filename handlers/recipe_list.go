@@ -122,13 +122,19 @@ func (s *Server) listRecipes(c *fiber.Ctx) error {
 		after = &repo.RecipeCursor{Tier: cursor.Tier, CreatedAt: cursor.CreatedAt, ID: cursor.ID}
 	}
 	v := viewer(c)
-	page, err := repo.ListRecipes(ctx, s.DB, v, f, limit, after)
+	// The total first: it tells a search how to find its matches.
+	total, err := s.countRecipes(ctx, v, f)
 	if err != nil {
 		return err
 	}
-	if page.Total, err = s.countRecipes(ctx, v, f); err != nil {
-		return err
+	var page repo.RecipePage
+	if total > 0 {
+		f.Matches = total
+		if page, err = repo.ListRecipes(ctx, s.DB, v, f, limit, after); err != nil {
+			return err
+		}
 	}
+	page.Total = total
 	out := RecipePage{Items: make([]RecipeSummary, len(page.Items)), Total: page.Total,
 		NextCursor: encodeRecipeCursor(page.Next, f.Search != nil)}
 	for i, r := range page.Items {

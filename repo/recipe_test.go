@@ -3,6 +3,7 @@ package repo_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -363,5 +364,55 @@ func TestFacetsAgreeWithCounts(t *testing.T) {
 	}
 	if pub.Categories["dinner"] != 1 || all.Categories["dinner"] != 2 {
 		t.Errorf("a recipe listing a category twice counts once: %v %v", pub.Categories, all.Categories)
+	}
+}
+
+// A search tier whose matches are older than the newest recipes a walk
+// examines still lists every match, in order, across pages.
+func TestSearchBeyondTheWalk(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	u := repotest.CreateUser(t, db, repo.RoleUser)
+	want := map[uuid.UUID]bool{}
+	for i := range 30 {
+		id, err := repo.CreateRecipe(ctx, db, u.ID, repo.RecipeInput{Title: fmt.Sprintf("Quince tart %d", i), Visibility: repo.VisibilityPublic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[id] = true
+	}
+	// Newer than all of them, and more than a walk examines.
+	if _, err := db.Exec(ctx, `INSERT INTO recipe (owner_id, title, visibility, created_at)
+		SELECT $1, 'Plain loaf ' || g, 'PUBLIC', now() + g * interval '1 second' FROM generate_series(1, 1500) g`, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	q, err := repo.SearchQuery(ctx, db, "quince")
+	if err != nil || q == nil {
+		t.Fatalf("query: %v %v", q, err)
+	}
+	var got []repo.RecipeSummary
+	var after *repo.RecipeCursor
+	for {
+		page, err := repo.ListRecipes(ctx, db, repo.Viewer{}, repo.RecipeFilter{Search: q}, 24, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, page.Items...)
+		if after = page.Next; after == nil {
+			break
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("listed %d recipes, want %d", len(got), len(want))
+	}
+	for i, r := range got {
+		if !want[r.ID] {
+			t.Fatalf("%q listed", r.Title)
+		}
+		delete(want, r.ID)
+		if i > 0 && !got[i-1].CreatedAt.After(r.CreatedAt) && got[i-1].CreatedAt != r.CreatedAt {
+			t.Fatalf("out of order at %d", i)
+		}
 	}
 }
