@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 )
 
@@ -148,4 +149,17 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b) // never fails: crypto/rand crashes the program instead
 	return hex.EncodeToString(b)
+}
+
+// DeleteOrphans removes files nothing names any more. A failure is logged,
+// not returned: the change that orphaned them has committed (the caller's
+// request or job succeeded), and an orphan file costs only space. It runs
+// to the end even if ctx is cancelled meanwhile.
+func DeleteOrphans(ctx context.Context, s Store, logger *slog.Logger, keys []string) {
+	ctx = context.WithoutCancel(ctx)
+	for _, k := range keys {
+		if err := s.Delete(ctx, k); err != nil {
+			logger.Warn("delete stored file", "key", k, "error", err)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -555,4 +556,30 @@ func FuzzValidateKey(f *testing.F) {
 			t.Fatalf("accepted %q", key)
 		}
 	})
+}
+
+// DeleteOrphans deletes every key it can, logs the ones it cannot, and
+// finishes even when the caller's context has ended.
+func TestDeleteOrphans(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	keys := []string{NewKey("recipes", "jpg"), NewKey("recipes", "jpg")}
+	for _, k := range keys {
+		if err := b.store.Put(ctx, k, strings.NewReader("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var logged bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logged, nil))
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	DeleteOrphans(cancelled, b.store, logger, []string{keys[0], "../outside", keys[1]})
+	for _, k := range keys {
+		if _, err := b.store.Open(ctx, k); !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s still there: %v", k, err)
+		}
+	}
+	if !strings.Contains(logged.String(), "../outside") {
+		t.Errorf("the refused key was not logged: %q", logged.String())
+	}
 }

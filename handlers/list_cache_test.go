@@ -15,7 +15,7 @@ import (
 
 // With the count cache, a total is reused until a write through the API
 // drops it, and never outlives its TTL.
-func TestRecipeCountCache(t *testing.T) {
+func TestListCacheTotals(t *testing.T) {
 	t.Parallel()
 	b := setup(t, func(d *Deps) { d.ListCache = NewListCache(time.Hour) })
 	u, tok := b.user(t, repo.RoleUser)
@@ -60,7 +60,7 @@ func TestRecipeCountCache(t *testing.T) {
 	}
 }
 
-func TestCountCacheGenerations(t *testing.T) {
+func TestListCacheGenerations(t *testing.T) {
 	t.Parallel()
 	c := NewListCache(50 * time.Millisecond)
 	calls := 0
@@ -102,7 +102,7 @@ func TestCountCacheGenerations(t *testing.T) {
 
 // Followed, the cache hears a write made behind the API's back (a worker,
 // another instance) as soon as it commits, and not before.
-func TestRecipeCountCacheFollowsDatabaseChanges(t *testing.T) {
+func TestListCacheFollowsDatabaseChanges(t *testing.T) {
 	t.Parallel()
 	counts := NewListCache(time.Hour)
 	b := setup(t, func(d *Deps) { d.ListCache = counts })
@@ -167,7 +167,7 @@ func TestRecipeCountCacheFollowsDatabaseChanges(t *testing.T) {
 }
 
 // While it cannot listen, a followed cache counts every total afresh.
-func TestRecipeCountCacheDeafCountsAfresh(t *testing.T) {
+func TestListCacheDeafComputesAfresh(t *testing.T) {
 	t.Parallel()
 	counts := NewListCache(time.Hour)
 	b := setup(t, func(d *Deps) { d.ListCache = counts })

@@ -139,16 +139,10 @@ func (s *Server) storeImage(ctx context.Context, prefix string, enc *imageproc.E
 	return key, nil
 }
 
-// deleteStoredFiles removes files that a committed change no longer
-// names. A failure is logged, not returned: the change itself has
-// succeeded, and an orphan file costs only space.
+// deleteStoredFiles removes files that a committed change no longer names
+// (filestore.DeleteOrphans).
 func (s *Server) deleteStoredFiles(ctx context.Context, keys []string) {
-	ctx = context.WithoutCancel(ctx)
-	for _, k := range keys {
-		if err := s.files().Delete(ctx, k); err != nil {
-			s.Logger.Warn("delete stored file", "key", k, "error", err)
-		}
-	}
+	filestore.DeleteOrphans(ctx, s.files(), s.Logger, keys)
 }
 
 // deleteImageFiles removes every file of an image that a committed change

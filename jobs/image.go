@@ -31,16 +31,9 @@ func (d *Deps) fileStore() filestore.Store {
 	return filestore.Local{Root: d.Config.UploadPath}
 }
 
-// deleteStored removes files nothing names any more. A failure is logged,
-// not returned: the change that orphaned them has committed, and an orphan
-// file costs only space.
+// deleteStored removes files nothing names any more (filestore.DeleteOrphans).
 func (d *Deps) deleteStored(ctx context.Context, keys []string) {
-	ctx = context.WithoutCancel(ctx)
-	for _, k := range keys {
-		if err := d.fileStore().Delete(ctx, k); err != nil {
-			d.Logger.Warn("delete stored file", "key", k, "error", err)
-		}
-	}
+	filestore.DeleteOrphans(ctx, d.fileStore(), d.Logger, keys)
 }
 
 // deleteImage removes every file of a replaced image (nil: none), the
