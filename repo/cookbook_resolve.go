@@ -73,10 +73,11 @@ func cookbookRecipesCTE(visible string) string {
 	)`
 }
 
+// cookbookRecipeRow is a row of ListCookbookRecipes' query, in its order.
 type cookbookRecipeRow struct {
 	RecipeSummary
-	Direct bool  `db:"direct"`
-	Total  int64 `db:"total"`
+	Total  int64
+	Direct bool
 }
 
 // CookbookRecipePage is one page of a cookbook's resolved recipes.
@@ -111,7 +112,11 @@ func ListCookbookRecipes(ctx context.Context, db DBTX, id uuid.UUID, v Viewer, l
 	JOIN recipe r ON r.id = p.id
 	ORDER BY r.created_at DESC, r.id DESC`
 	rows, _ := db.Query(ctx, sql, args...)
-	items, err := pgx.CollectRows(rows, pgx.RowToStructByName[cookbookRecipeRow])
+	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (cookbookRecipeRow, error) {
+		var r cookbookRecipeRow
+		err := row.Scan(append(r.scanTargets(), &r.Total, &r.Direct)...)
+		return r, err
+	})
 	if err != nil {
 		return CookbookRecipePage{}, wrap("list cookbook recipes", err)
 	}

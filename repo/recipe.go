@@ -43,25 +43,26 @@ type Section struct {
 	Items []Item
 }
 
-// RecipeSummary is a recipe without its ingredients and steps: what lists show.
+// RecipeSummary is a recipe without its ingredients and steps: what lists
+// show. Read from summaryColumns by position (scanTargets).
 type RecipeSummary struct {
-	ID           uuid.UUID `db:"id"`
-	OwnerID      uuid.UUID `db:"owner_id"`
-	Title        string    `db:"title"`
-	Description  string    `db:"description"`
-	Servings     *int      `db:"servings"`
-	PrepMinutes  *int      `db:"prep_minutes"`
-	CookMinutes  *int      `db:"cook_minutes"`
-	TotalMinutes *int      `db:"total_minutes"`
-	SourceURL    *string   `db:"source_url"`
-	ImageKey     *string   `db:"image_key"`
+	ID           uuid.UUID
+	OwnerID      uuid.UUID
+	Title        string
+	Description  string
+	Servings     *int
+	PrepMinutes  *int
+	CookMinutes  *int
+	TotalMinutes *int
+	SourceURL    *string
+	ImageKey     *string
 	// ImageVariants maps a rendition's name ("thumb", "medium") to its key.
-	ImageVariants map[string]string `db:"image_variants"`
-	Visibility    string            `db:"visibility"`
-	Categories    []string          `db:"categories"`
-	Tags          []string          `db:"tags"`
-	CreatedAt     time.Time         `db:"created_at"`
-	UpdatedAt     time.Time         `db:"updated_at"`
+	ImageVariants map[string]string
+	Visibility    string
+	Categories    []string
+	Tags          []string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // Recipe is a whole recipe.
