@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"golang.org/x/sync/singleflight"
 
@@ -144,9 +145,9 @@ func cached[V any](c *ListCache, key string, compute func() (V, error)) (V, erro
 }
 
 // Follow listens for the database's recipe-change notifications on a
-// connection of its own from connect, and drops every total on each. It
+// connection of its own from connect, and drops every entry on each. It
 // returns when ctx ends. If the connection fails, the cache stops reusing
-// totals (it could miss a change) until Follow has connected and listens
+// entries (it could miss a change) until Follow has connected and listens
 // again, retrying with a growing pause.
 func (c *ListCache) Follow(ctx context.Context, connect func(context.Context) (*pgx.Conn, error), logger *slog.Logger) {
 	if c == nil {
@@ -160,7 +161,7 @@ func (c *ListCache) Follow(ctx context.Context, connect func(context.Context) (*
 			return
 		}
 		c.setDeaf(true)
-		logger.Warn("recipe totals: lost the change notifications; counting afresh until they are back", "err", err, "retry_in", pause)
+		logger.Warn("recipe lists: lost the change notifications; computing totals and searches afresh until they are back", "err", err, "retry_in", pause)
 		select {
 		case <-ctx.Done():
 			return
@@ -170,8 +171,8 @@ func (c *ListCache) Follow(ctx context.Context, connect func(context.Context) (*
 	}
 }
 
-// listen connects, LISTENs and drops the totals on every notification
-// until the connection or ctx fails. Totals are reused again only once
+// listen connects, LISTENs and drops the entries on every notification
+// until the connection or ctx fails. Entries are reused again only once
 // LISTEN has been acknowledged: a change committed before that is then
 // covered by the Invalidate of going live.
 func (c *ListCache) listen(ctx context.Context, connect func(context.Context) (*pgx.Conn, error), connected func()) error {
@@ -193,7 +194,7 @@ func (c *ListCache) listen(ctx context.Context, connect func(context.Context) (*
 	}
 }
 
-// setDeaf records whether changes can be heard; either way the totals kept
+// setDeaf records whether changes can be heard; either way the entries kept
 // so far are dropped, since a change may have gone unheard.
 func (c *ListCache) setDeaf(deaf bool) {
 	c.mu.Lock()
@@ -214,17 +215,30 @@ func (s *Server) countRecipes(ctx context.Context, v repo.Viewer, f repo.RecipeF
 		}
 	}
 	key := filterKey(f)
+	return sumViewerParts(v,
+		func() (int64, error) {
+			return s.ListCache.total("all"+key, func() (int64, error) { return repo.CountAllRecipes(ctx, s.DB, f) })
+		},
+		func() (int64, error) {
+			return s.ListCache.total("public"+key, func() (int64, error) { return repo.CountPublicRecipes(ctx, s.DB, f) })
+		},
+		func(me uuid.UUID) (int64, error) {
+			return s.ListCache.total(me.String()+key, func() (int64, error) { return repo.CountPersonalRecipes(ctx, s.DB, me, f) })
+		})
+}
+
+// sumViewerParts adds up a total from the parts the viewer reads, as
+// repo.CountRecipes does: an ADMIN's is all recipes; anyone else's the
+// PUBLIC part and, when signed in, their personal part.
+func sumViewerParts(v repo.Viewer, all, public func() (int64, error), personal func(me uuid.UUID) (int64, error)) (int64, error) {
 	if v.Admin {
-		return s.ListCache.total("all"+key, func() (int64, error) { return repo.CountAllRecipes(ctx, s.DB, f) })
+		return all()
 	}
-	pub, err := s.ListCache.total("public"+key, func() (int64, error) { return repo.CountPublicRecipes(ctx, s.DB, f) })
+	pub, err := public()
 	if err != nil || v.UserID == nil {
 		return pub, err
 	}
-	me := *v.UserID
-	own, err := s.ListCache.total(me.String()+key, func() (int64, error) {
-		return repo.CountPersonalRecipes(ctx, s.DB, me, f)
-	})
+	own, err := personal(*v.UserID)
 	return pub + own, err
 }
 
@@ -257,16 +271,16 @@ func (s *Server) countFacet(ctx context.Context, v repo.Viewer, pick func(repo.F
 		fc, err := cached(s.ListCache, "facets\x00"+key, count)
 		return pick(fc), err
 	}
-	if v.Admin {
-		return facets("all", func() (repo.Facets, error) { return repo.CountAllFacets(ctx, s.DB) })
-	}
-	pub, err := facets("public", func() (repo.Facets, error) { return repo.CountPublicFacets(ctx, s.DB) })
-	if err != nil || v.UserID == nil {
-		return pub, err
-	}
-	me := *v.UserID
-	own, err := facets(me.String(), func() (repo.Facets, error) { return repo.CountPersonalFacets(ctx, s.DB, me) })
-	return pub + own, err
+	return sumViewerParts(v,
+		func() (int64, error) {
+			return facets("all", func() (repo.Facets, error) { return repo.CountAllFacets(ctx, s.DB) })
+		},
+		func() (int64, error) {
+			return facets("public", func() (repo.Facets, error) { return repo.CountPublicFacets(ctx, s.DB) })
+		},
+		func(me uuid.UUID) (int64, error) {
+			return facets(me.String(), func() (repo.Facets, error) { return repo.CountPersonalFacets(ctx, s.DB, me) })
+		})
 }
 
 // filterKey names a filter in the cache.

@@ -134,8 +134,7 @@ func (s *Server) listRecipes(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	page.Total = total
-	out := RecipePage{Items: make([]RecipeSummary, len(page.Items)), Total: page.Total,
+	out := RecipePage{Items: make([]RecipeSummary, len(page.Items)), Total: total,
 		NextCursor: encodeRecipeCursor(page.Next, f.Search != nil)}
 	for i, r := range page.Items {
 		out.Items[i] = recipeSummaryView(r)
