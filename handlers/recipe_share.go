@@ -78,7 +78,8 @@ func (s *Server) listShares(c *fiber.Ctx) error {
 
 // addShare answers POST /api/recipes/:id/shares {email} (owner only): 201
 // with the share, or 200 with the existing one when already shared. Sharing
-// with yourself is 400; an email no user has is 404.
+// with yourself is 400; an email no user has is 404; a share beyond
+// repo.MaxShares is 409.
 func (s *Server) addShare(c *fiber.Ctx) error {
 	rec, err := s.ownedRecipe(c, false)
 	if err != nil {
@@ -110,6 +111,9 @@ func (s *Server) addShare(c *fiber.Ctx) error {
 	share, created, err := repo.AddShare(ctx, s.DB, rec.ID, u.ID)
 	if errors.Is(err, repo.ErrNotFound) {
 		return errNotFound("recipe") // deleted meanwhile
+	}
+	if errors.Is(err, repo.ErrTooManyShares) {
+		return errConflict("this recipe is shared with %d users, the most a recipe can be: remove a share first, or make it PUBLIC", repo.MaxShares)
 	}
 	if err != nil {
 		return err

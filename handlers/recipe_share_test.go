@@ -1,6 +1,9 @@
 package handlers
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -104,4 +107,65 @@ func TestRecipeShares(t *testing.T) {
 	if err := b.db.QueryRow(t.Context(), "SELECT count(*) FROM recipe_share").Scan(&n); err != nil || n != 0 {
 		t.Fatalf("%d shares left", n)
 	}
+}
+
+// A recipe at every limit the API accepts (a 200-character title of many
+// words, 30 categories and 30 tags of 100 characters, shared with
+// repo.MaxShares users) saves, and lists, filters and searches like any
+// other; the share beyond the cap is 409. Each entry of the list index must
+// fit in a third of a page: labels in full did not (migration 0011).
+func TestRecipeAtEveryLimit(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	_, ownerTok := b.user(t, repo.RoleUser)
+	label := func(kind string, i int) string {
+		sum := sha256.Sum256(fmt.Appendf(nil, "%s %d", kind, i))
+		return strings.Repeat(hex.EncodeToString(sum[:]), 2)[:100] // hardly compressible
+	}
+	var categories, tags []string
+	for i := range 30 {
+		categories = append(categories, label("category", i))
+		tags = append(tags, label("tag", i))
+	}
+	var words []string
+	for i := 0; 4*(len(words)+1) <= 200; i++ {
+		words = append(words, fmt.Sprintf("z%02x", i))
+	}
+	title := strings.Join(words, " ")
+	rec := rcCreate(t, b, ownerTok, map[string]any{"title": title, "visibility": "SHARED",
+		"categories": categories, "tags": tags})
+	p := "/api/recipes/" + rec.ID.String()
+
+	var readerTok string
+	for i := range repo.MaxShares {
+		u, tok := b.user(t, repo.RoleUser)
+		wantStatus(t, b.do(t, "POST", p+"/shares", map[string]string{"email": u.Email}, ownerTok), 201)
+		if i == 0 {
+			readerTok = tok
+		}
+	}
+	extra, _ := b.user(t, repo.RoleUser)
+	r := b.do(t, "POST", p+"/shares", map[string]string{"email": extra.Email}, ownerTok)
+	if r.Status != 409 || r.ErrorCode() != "conflict" {
+		t.Fatalf("share %d: %d %s", repo.MaxShares+1, r.Status, r.Body)
+	}
+
+	for _, q := range []url.Values{
+		{},
+		{"category": {strings.ToUpper(categories[29])}},
+		{"tag": {tags[17]}},
+		{"category": {categories[3]}, "tag": {strings.ToUpper(tags[0])}},
+		{"q": {words[len(words)-1]}},
+		{"q": {words[5]}, "category": {categories[0]}},
+	} {
+		if l := rcList(t, b, readerTok, q); len(l.Items) != 1 || l.Items[0].ID != rec.ID || l.Total != 1 {
+			t.Errorf("%v: %d items, total %d", q, len(l.Items), l.Total)
+		}
+	}
+	if l := rcList(t, b, readerTok, url.Values{"category": {categories[0][:99]}}); len(l.Items) != 0 || l.Total != 0 {
+		t.Errorf("a category's prefix matches: %+v", l)
+	}
+	// An edit that keeps it at the limits saves too.
+	wantStatus(t, b.do(t, "PUT", p, map[string]any{"title": strings.ToUpper(title), "visibility": "SHARED",
+		"categories": tags, "tags": categories}, ownerTok), 200)
 }

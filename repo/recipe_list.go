@@ -52,9 +52,12 @@ type RecipePage struct {
 }
 
 // filters returns the conditions of f other than visibility and search,
-// with their arguments.
-func (f RecipeFilter) filters() ([]string, sqlArgs) {
-	var args sqlArgs
+// adding their arguments to args. hashed tests categories and tags through
+// category_hashes and tag_hashes, which recipe_list_idx holds (migration
+// 0011), so that a walk of that index reads no row for them; two keys may,
+// however rarely, share a hash, so the rows such a walk finds are tested
+// again with labels(args, false).
+func (f RecipeFilter) filters(args *sqlArgs, hashed bool) []string {
 	var where []string
 	if f.OwnerID != nil {
 		where = append(where, "r.owner_id = "+args.add(*f.OwnerID))
@@ -62,15 +65,28 @@ func (f RecipeFilter) filters() ([]string, sqlArgs) {
 	if f.Visibility != "" {
 		where = append(where, "r.visibility = "+args.add(f.Visibility))
 	}
+	return append(where, f.labels(args, hashed)...)
+}
+
+// labels returns the category and tag conditions of f (see filters).
+func (f RecipeFilter) labels(args *sqlArgs, hashed bool) []string {
+	var where []string
+	test := func(kind, label string) {
+		if hashed {
+			where = append(where, "r."+kind+"_hashes @> (SELECT label_hashes(ARRAY["+args.add(label)+"::text]))")
+		} else {
+			// category_keys and tag_keys (tag_keys mirrors recipe_tag,
+			// migration 0010) answer from the row, or their GIN index.
+			where = append(where, "r."+kind+"_keys @> ARRAY[lower("+args.add(label)+"::text)]")
+		}
+	}
 	if f.Category != "" {
-		where = append(where, "r.category_keys @> ARRAY[lower("+args.add(f.Category)+"::text)]")
+		test("category", f.Category)
 	}
 	if f.Tag != "" {
-		// tag_keys mirrors recipe_tag (migration 0010), so the test needs
-		// nothing but the row, or the list index.
-		where = append(where, "r.tag_keys @> ARRAY[lower("+args.add(f.Tag)+"::text)]")
+		test("tag", f.Tag)
 	}
-	return slices.Clip(where), args
+	return where
 }
 
 // CountRecipes counts the recipes v may read that match f: the total of
@@ -193,7 +209,8 @@ func countFacets(ctx context.Context, db DBTX, scope string, args ...any) (Facet
 // the planner cannot choose an index for them: the rows scope selects are
 // then read and tested one by one.
 func countWhere(ctx context.Context, db DBTX, f RecipeFilter, inRow bool, scope func(*sqlArgs) string) (int64, error) {
-	filters, args := f.filters()
+	var args sqlArgs
+	filters := f.filters(&args, false)
 	where := []string{scope(&args)}
 	if f.Search != nil {
 		// A query without weights is answered by the GIN index alone (no
@@ -230,48 +247,25 @@ func countWhere(ctx context.Context, db DBTX, f RecipeFilter, inRow bool, scope 
 // row and the query. So recipes added between two requests never make a
 // later page repeat or skip a recipe that was there before.
 func ListRecipes(ctx context.Context, db DBTX, v Viewer, f RecipeFilter, limit int, after *RecipeCursor) (RecipePage, error) {
-	filters, args := f.filters()
 	var page RecipePage
 	if f.Search == nil {
-		items, err := listTier(ctx, db, append([]string{visibleTo(v, &args)}, filters...), "", 0, args, 0, limit+1, after)
+		items, err := listTier(ctx, db, v, f, listAll, limit+1, after)
 		if err != nil {
 			return page, err
 		}
 		page.Items, page.Next = cut(items, limit)
 		return page, nil
 	}
-
-	// Each tier's query gets its own copy of the arguments, with only the
-	// tsqueries it uses: pgx refuses arguments a statement does not use.
-	tiers := []struct {
-		tier     int
-		weighted bool
-		cond     func(anyQ, abQ string) string
-	}{
-		{TierTitle, false, func(anyQ, _ string) string { return "r.title_vector @@ " + anyQ }},
-		{TierIngredients, true, func(anyQ, abQ string) string {
-			return "r.search_vector @@ " + abQ + " AND NOT r.title_vector @@ " + anyQ
-		}},
-		{TierInstructions, true, func(anyQ, abQ string) string {
-			return "r.search_vector @@ " + anyQ + " AND NOT r.search_vector @@ " + abQ
-		}},
-	}
 	var all []tieredSummary
-	for _, t := range tiers {
-		if after != nil && t.tier > after.Tier {
+	for _, t := range searchTiers {
+		if after != nil && t.rank > after.Tier {
 			continue // pages before the cursor's tier are done
 		}
 		var from *RecipeCursor
-		if after != nil && t.tier == after.Tier {
+		if after != nil && t.rank == after.Tier {
 			from = after
 		}
-		a := slices.Clone(args)
-		anyQ, abQ := a.add(f.Search.Any)+"::tsquery", ""
-		if t.weighted {
-			abQ = a.add(f.Search.TitleOrIngredients) + "::tsquery"
-		}
-		scope := append([]string{visibleTo(v, &a)}, filters...)
-		items, err := listTier(ctx, db, scope, t.cond(anyQ, abQ), f.Matches, a, t.tier, limit+1-len(all), from)
+		items, err := listTier(ctx, db, v, f, t, limit+1-len(all), from)
 		if err != nil {
 			return page, err
 		}
@@ -289,69 +283,114 @@ type tieredSummary struct {
 	tier int
 }
 
-// searchWalkBudget bounds how many recipes a search tier examines newest
-// first before it looks its matches up in the text index instead.
-const searchWalkBudget = 1000
+// listPart is what one listTier call lists: a whole list without search, or
+// the recipes of one search relevance tier.
+type listPart struct {
+	rank int // the search relevance tier; 0 without search
+	// match is the tier's test of a recipe's text, its tsqueries added to
+	// args; nil without search.
+	match func(q *TextQuery, args *sqlArgs) string
+	// columns are those match reads.
+	columns string
+	// walkBudget bounds how many recipes a walk newest first examines for
+	// matches before it takes them from the text index instead.
+	walkBudget int
+	// fewMatches is the list total at or under which all the matches are
+	// taken from the text index and sorted, without a walk.
+	fewMatches int64
+}
 
-// searchFewMatches is the number of matches under which a search tier
-// takes them all from the text index and sorts them without walking:
-// measured at 100,000 recipes, reading and sorting a couple of thousand
-// costs about what a walk costs to pass over as many that do not match.
-const searchFewMatches = 2000
+var listAll = listPart{}
 
-// listTier returns up to n recipes matching the conditions scope and match
-// (match may be empty), newest first, after the cursor's (created_at, id)
-// when from is set, labelled with tier.
+// searchTiers are the parts of a search, best first. The budgets were
+// measured at 100,000 recipes: from the index, a walk costs about 0.5 µs a
+// recipe examined; taking a match from the text index costs about 5 µs (a
+// visit of its row), and the walk of a tier that reads search_vector as
+// much, for that too is in the row. A title walk then pays where a
+// recipe's words are at least a few hundred among the viewer's 40,000.
+var searchTiers = []listPart{
+	{rank: TierTitle, columns: "r.title_vector", walkBudget: 4000, fewMatches: 300,
+		match: func(q *TextQuery, a *sqlArgs) string { return "r.title_vector @@ " + a.add(q.Any) + "::tsquery" }},
+	{rank: TierIngredients, columns: "r.title_vector, r.search_vector", walkBudget: 1000, fewMatches: 2000,
+		match: func(q *TextQuery, a *sqlArgs) string {
+			return "r.search_vector @@ " + a.add(q.TitleOrIngredients) + "::tsquery AND NOT r.title_vector @@ " + a.add(q.Any) + "::tsquery"
+		}},
+	{rank: TierInstructions, columns: "r.search_vector", walkBudget: 1000, fewMatches: 2000,
+		match: func(q *TextQuery, a *sqlArgs) string {
+			anyQ := a.add(q.Any) + "::tsquery"
+			return "r.search_vector @@ " + anyQ + " AND NOT r.search_vector @@ " + a.add(q.TitleOrIngredients) + "::tsquery"
+		}},
+}
+
+// listTier returns up to n recipes of part p of the list of f for v, newest
+// first, after the cursor's (created_at, id) when from is set.
 //
-// Without a match, the newest-first walk stops when the page is full. A
-// match is a test of the recipe's text (search_vector, title_vector), where
-// the planner cannot tell how far the walk must go: a search tier whose
-// matches are rare among the newest recipes walked every recipe, a second
-// for "brownies" in the ingredients-only tier, though it found nothing. So
-// the walk examines at most searchWalkBudget recipes; if that does not fill
-// the page, the matches are few (under n in that many), and all of them are
-// taken from the text index and sorted. When the list's total says the
+// A list, or a search tier whose matches are common, is a walk newest
+// first of recipe_list_idx, which holds every column the visibility test,
+// the filters and the title tier read (migration 0011): it stops when the
+// page is full, reading only the index, and then visits the page's rows.
+// The planner cannot tell how far a walk for a text match must go: a tier
+// whose matches are rare among the newest recipes walked every recipe, a
+// second for "brownies" in the ingredients-only tier, though it found
+// nothing. So the walk examines at most walkBudget recipes; if that does
+// not fill the page, the matches are few, and all of them are taken from
+// the text index and sorted. When the list's total (f.Matches) says the
 // matches are few, they are taken so at once.
-func listTier(ctx context.Context, db DBTX, scope []string, match string, matches int64, args sqlArgs, tier, n int, from *RecipeCursor) ([]tieredSummary, error) {
-	args, scope = slices.Clone(args), slices.Clip(scope)
-	if from != nil {
-		scope = append(scope, "(r.created_at, r.id) < ("+args.add(from.CreatedAt)+"::timestamptz, "+args.add(from.ID)+"::uuid)")
+func listTier(ctx context.Context, db DBTX, v Viewer, f RecipeFilter, p listPart, n int, from *RecipeCursor) ([]tieredSummary, error) {
+	const order = " ORDER BY r.created_at DESC, r.id DESC"
+	limit := order + " LIMIT " + strconv.Itoa(n)
+	afterCursor := func(a *sqlArgs) []string {
+		if from == nil {
+			return nil
+		}
+		return []string{"(r.created_at, r.id) < (" + a.add(from.CreatedAt) + "::timestamptz, " + a.add(from.ID) + "::uuid)"}
 	}
-	where := strings.Join(scope, " AND ")
-	limit := " ORDER BY r.created_at DESC, r.id DESC LIMIT " + strconv.Itoa(n)
-	// The page's ids first, then their rows: a walk without a match then
-	// reads only recipe_list_idx, which holds every column the visibility
-	// test and the filters read (migration 0010), and visits n rows, not
-	// every row it passes over.
-	page := func(ids string) ([]tieredSummary, error) {
-		rows, _ := db.Query(ctx, "SELECT "+summaryColumns+" FROM recipe r WHERE r.id IN ("+ids+
-			") ORDER BY r.created_at DESC, r.id DESC", args...)
-		items, err := pgx.CollectRows(rows, scanSummary)
+	// rows reads the recipes that cond selects, in the order of the list.
+	rows := func(cond string, args sqlArgs) ([]tieredSummary, error) {
+		rs, _ := db.Query(ctx, "SELECT "+summaryColumns+" FROM recipe r WHERE "+cond+order, args...)
+		items, err := pgx.CollectRows(rs, scanSummary)
 		if err != nil {
 			return nil, wrap("list recipes", err)
 		}
 		out := make([]tieredSummary, len(items))
 		for i, it := range items {
-			out[i] = tieredSummary{RecipeSummary: it, tier: tier}
+			out[i] = tieredSummary{RecipeSummary: it, tier: p.rank}
 		}
 		return out, nil
 	}
-	if match == "" {
-		return page("SELECT r.id FROM recipe r WHERE " + where + limit)
+	walk := func() ([]tieredSummary, error) {
+		var a sqlArgs
+		scope := strings.Join(slices.Concat([]string{visibleTo(v, &a)}, f.filters(&a, true), afterCursor(&a)), " AND ")
+		ids := "SELECT r.id FROM recipe r WHERE " + scope
+		if p.match != nil {
+			ids = "SELECT r.id FROM (SELECT r.id, r.created_at, " + p.columns + " FROM recipe r WHERE " + scope + order +
+				" LIMIT " + strconv.Itoa(p.walkBudget) + ") r WHERE " + p.match(f.Search, &a)
+		}
+		return rows(strings.Join(append([]string{"r.id IN (" + ids + limit + ")"}, f.labels(&a, false)...), " AND "), a)
 	}
-	// MATERIALIZED: every match, by whichever plan finds them all fastest
-	// (the text index), never the walk the ORDER BY and LIMIT would invite.
-	allMatches := "WITH m AS MATERIALIZED (SELECT r.id, r.created_at FROM recipe r WHERE " + where + " AND " + match +
-		") SELECT r.id FROM m r" + limit
-	if matches > 0 && matches <= searchFewMatches {
-		return page(allMatches)
+	if p.match == nil {
+		return walk()
 	}
-	walked, err := page("SELECT r.id FROM (SELECT r.id, r.created_at, r.title_vector, r.search_vector FROM recipe r WHERE " +
-		where + " ORDER BY r.created_at DESC, r.id DESC LIMIT " + strconv.Itoa(searchWalkBudget) + ") r WHERE " + match + limit)
+	// Every match, MATERIALIZED so that the planner takes them by the plan
+	// that finds them all fastest (the text index), never the walk the
+	// ORDER BY and LIMIT would invite. The viewer's test is outside: inside,
+	// the planner ANDed the text index with a bitmap of every recipe the
+	// viewer may read (40,000 entries) to keep a few hundred matches.
+	everyMatch := func() ([]tieredSummary, error) {
+		var a sqlArgs
+		where := strings.Join(slices.Concat([]string{p.match(f.Search, &a)}, f.filters(&a, false), afterCursor(&a)), " AND ")
+		ids := "WITH m AS MATERIALIZED (SELECT r.id, r.created_at, r.visibility, r.owner_id, r.shared_with FROM recipe r WHERE " +
+			where + ") SELECT r.id FROM m r WHERE " + visibleTo(v, &a) + limit
+		return rows("r.id IN ("+ids+")", a)
+	}
+	if f.Matches > 0 && f.Matches <= p.fewMatches {
+		return everyMatch()
+	}
+	walked, err := walk()
 	if err != nil || len(walked) == n {
 		return walked, err
 	}
-	return page(allMatches)
+	return everyMatch()
 }
 
 // cut keeps the first limit items and makes the cursor after the last one

@@ -416,3 +416,67 @@ func TestSearchBeyondTheWalk(t *testing.T) {
 		}
 	}
 }
+
+// A recipe is shared with at most repo.MaxShares users, however many
+// writers add shares at once: each share locks the recipe row in the
+// trigger that counts them.
+func TestSharesAreCapped(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	owner := repotest.CreateUser(t, db, repo.RoleUser)
+	id, err := repo.CreateRecipe(ctx, db, owner.ID, repo.RecipeInput{Title: "Pie", Visibility: repo.VisibilityShared})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range repo.MaxShares - 2 {
+		u := repotest.CreateUser(t, db, repo.RoleUser)
+		if _, _, err := repo.AddShare(ctx, db, id, u.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const racers = 6
+	users := make([]repo.User, racers)
+	for i := range users {
+		users[i] = repotest.CreateUser(t, db, repo.RoleUser)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, racers)
+	for i, u := range users {
+		wg.Go(func() { _, _, errs[i] = repo.AddShare(ctx, db, id, u.ID) })
+	}
+	wg.Wait()
+	added := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			added++
+		case !errors.Is(err, repo.ErrTooManyShares):
+			t.Fatalf("share beyond the cap: %v", err)
+		}
+	}
+	var shares, sharedWith int
+	if err := db.QueryRow(ctx, `SELECT (SELECT count(*) FROM recipe_share WHERE recipe_id = $1),
+		(SELECT cardinality(shared_with) FROM recipe WHERE id = $1)`, id).Scan(&shares, &sharedWith); err != nil {
+		t.Fatal(err)
+	}
+	if added != 2 || shares != repo.MaxShares || sharedWith != repo.MaxShares {
+		t.Fatalf("%d of %d racing shares added; %d shares, shared_with of %d", added, racers, shares, sharedWith)
+	}
+	// Sharing again with someone it is shared with is still no error, and a
+	// share removed makes room for another.
+	if _, created, err := repo.AddShare(ctx, db, id, users[0].ID); err != nil && !errors.Is(err, repo.ErrTooManyShares) || created {
+		t.Fatalf("sharing again: created %v, %v", created, err)
+	}
+	var someone uuid.UUID
+	if err := db.QueryRow(ctx, "SELECT user_id FROM recipe_share WHERE recipe_id = $1 LIMIT 1", id).Scan(&someone); err != nil {
+		t.Fatal(err)
+	}
+	if err := repo.RemoveShare(ctx, db, id, someone); err != nil {
+		t.Fatal(err)
+	}
+	last := repotest.CreateUser(t, db, repo.RoleUser)
+	if _, _, err := repo.AddShare(ctx, db, id, last.ID); err != nil {
+		t.Fatalf("share after a removal: %v", err)
+	}
+}

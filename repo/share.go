@@ -2,11 +2,14 @@ package repo
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Share is a recipe shared with a user. It lets that user read the recipe
@@ -50,10 +53,22 @@ func ListShares(ctx context.Context, db DBTX, recipeID uuid.UUID, limit int, aft
 	return items, next, total, nil
 }
 
+// MaxShares is how many users one recipe can be shared with: its
+// shared_with must fit, with the rest of its entry, in recipe_list_idx
+// (migration 0011, whose share trigger enforces it).
+const MaxShares = 50
+
+// ErrTooManyShares refuses a share beyond MaxShares.
+var ErrTooManyShares = errors.New("too many shares")
+
 // AddShare shares the recipe with the user. Sharing again is not an error:
-// created is false and the existing share is returned.
+// created is false and the existing share is returned. A recipe already
+// shared with MaxShares users is ErrTooManyShares.
 func AddShare(ctx context.Context, db DBTX, recipeID, userID uuid.UUID) (share Share, created bool, err error) {
 	tag, err := db.Exec(ctx, `INSERT INTO recipe_share (recipe_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, recipeID, userID)
+	if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.ConstraintName == "recipe_share_max" {
+		return Share{}, false, fmt.Errorf("add share: %w", ErrTooManyShares)
+	}
 	if err != nil {
 		return Share{}, false, wrap("add share", err)
 	}
