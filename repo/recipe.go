@@ -122,8 +122,9 @@ func visibleTo(v Viewer, args *sqlArgs) string {
 
 // recipeRow is what GetRecipe's one query returns, in recipeSelect's
 // order: the summary, and the sections and items as parallel arrays (each
-// item carries the position of its section), so a whole recipe is one
-// round trip and one row.
+// item carries the position of its section), as recipe_content holds them
+// (migration 0012), so a whole recipe is one round trip, one recipe row and
+// one recipe_content row.
 type recipeRow struct {
 	RecipeSummary
 	IngredientSections  []string
@@ -137,23 +138,11 @@ type recipeRow struct {
 }
 
 const recipeSelect = `SELECT ` + summaryColumns + `,
-	ARRAY(SELECT s.name FROM ingredient_section s WHERE s.recipe_id = r.id ORDER BY s.position) AS ingredient_sections,
-	ing.secs AS ingredient_item_sections, ing.ids AS ingredient_ids, ing.texts AS ingredient_texts,
-	ARRAY(SELECT s.name FROM instruction_section s WHERE s.recipe_id = r.id ORDER BY s.position) AS instruction_sections,
-	ins.secs AS instruction_item_sections, ins.ids AS instruction_ids, ins.texts AS instruction_texts
-FROM recipe r
-CROSS JOIN LATERAL (
-	SELECT array_agg(s.position ORDER BY s.position, i.position) AS secs,
-	       array_agg(i.id ORDER BY s.position, i.position) AS ids,
-	       array_agg(i.text ORDER BY s.position, i.position) AS texts
-	FROM ingredient_section s JOIN ingredient i ON i.section_id = s.id
-	WHERE s.recipe_id = r.id AND i.recipe_id = r.id) ing
-CROSS JOIN LATERAL (
-	SELECT array_agg(s.position ORDER BY s.position, i.position) AS secs,
-	       array_agg(i.id ORDER BY s.position, i.position) AS ids,
-	       array_agg(i.text ORDER BY s.position, i.position) AS texts
-	FROM instruction_section s JOIN instruction_step i ON i.section_id = s.id
-	WHERE s.recipe_id = r.id AND i.recipe_id = r.id) ins
+	coalesce(c.ingredient_sections, '{}'), coalesce(c.ingredient_item_sections, '{}'),
+	coalesce(c.ingredient_ids, '{}'), coalesce(c.ingredient_texts, '{}'),
+	coalesce(c.instruction_sections, '{}'), coalesce(c.instruction_item_sections, '{}'),
+	coalesce(c.instruction_ids, '{}'), coalesce(c.instruction_texts, '{}')
+FROM recipe r LEFT JOIN recipe_content c ON c.recipe_id = r.id
 WHERE r.id = $1`
 
 // GetRecipe returns the recipe if v may read it; ErrNotFound otherwise, so

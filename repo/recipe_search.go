@@ -14,18 +14,16 @@ import (
 const SearchConfig = "english"
 
 // refreshSearchSQL derives search_vector and search_text from a recipe's
-// title, ingredients and instructions. Weights make a title match (A) rank
-// above an ingredient match (B), and that above an instruction match (C).
+// title, ingredients and instructions (their copy in recipe_content, which
+// triggers keep current statement by statement). Weights make a title
+// match (A) rank above an ingredient match (B), and that above an
+// instruction match (C).
 const refreshSearchSQL = `
 WITH doc AS (
 	SELECT r.id, r.title,
-	       coalesce((SELECT string_agg(i.text, E'\n' ORDER BY s.position, i.position)
-	                 FROM ingredient_section s JOIN ingredient i ON i.section_id = s.id
-	                 WHERE s.recipe_id = r.id AND i.recipe_id = r.id), '') AS ingredients,
-	       coalesce((SELECT string_agg(i.text, E'\n' ORDER BY s.position, i.position)
-	                 FROM instruction_section s JOIN instruction_step i ON i.section_id = s.id
-	                 WHERE s.recipe_id = r.id AND i.recipe_id = r.id), '') AS instructions
-	FROM recipe r WHERE r.id = ANY($1)
+	       coalesce(array_to_string(c.ingredient_texts, E'\n'), '') AS ingredients,
+	       coalesce(array_to_string(c.instruction_texts, E'\n'), '') AS instructions
+	FROM recipe r LEFT JOIN recipe_content c ON c.recipe_id = r.id WHERE r.id = ANY($1)
 )
 UPDATE recipe r SET
 	search_vector = setweight(to_tsvector('` + SearchConfig + `', doc.title), 'A')

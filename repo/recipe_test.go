@@ -480,3 +480,83 @@ func TestSharesAreCapped(t *testing.T) {
 		t.Fatalf("share after a removal: %v", err)
 	}
 }
+
+// recipe_content, what GetRecipe reads of a recipe's sections and items,
+// follows the four tables through every kind of write: the API's, and SQL
+// by hand, including a TRUNCATE. After each, it reads what the tables hold,
+// and equals what a rebuild from them gives.
+func TestRecipeContentFollowsItems(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	u := repotest.CreateUser(t, db, repo.RoleUser)
+	in := repo.RecipeInput{Title: "Pie", Visibility: repo.VisibilityPublic,
+		IngredientSections: []repo.Section{
+			{Items: []repo.Item{{Text: "flour"}, {Text: "butter"}}},
+			{Name: "Filling", Items: []repo.Item{{Text: "apples"}}},
+		},
+		InstructionSections: []repo.Section{{Items: []repo.Item{{Text: "Rub in."}, {Text: "Bake."}}}},
+	}
+	id, err := repo.CreateRecipe(ctx, db, u.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := repo.CreateRecipe(ctx, db, u.ID, repo.RecipeInput{Title: "Tea", Visibility: repo.VisibilityPublic,
+		IngredientSections: []repo.Section{{Items: []repo.Item{{Text: "tea"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string, recipe uuid.UUID, ingredients, instructions string) {
+		t.Helper()
+		rec, err := repo.GetRecipe(ctx, db, recipe, repo.Viewer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := texts(rec.IngredientSections); got != ingredients {
+			t.Errorf("%s: ingredients %q, want %q", when, got, ingredients)
+		}
+		if got := texts(rec.InstructionSections); got != instructions {
+			t.Errorf("%s: instructions %q, want %q", when, got, instructions)
+		}
+		var stale bool
+		if err := db.QueryRow(ctx, `WITH kept AS (SELECT c::text AS row FROM recipe_content c WHERE recipe_id = $1),
+			rebuilt AS (SELECT refresh_recipe_content(ARRAY[$1::uuid]))
+			SELECT (SELECT row FROM kept) IS DISTINCT FROM (SELECT c::text FROM rebuilt, recipe_content c WHERE recipe_id = $1)`,
+			recipe).Scan(&stale); err != nil {
+			t.Fatal(err)
+		}
+		if stale {
+			t.Errorf("%s: recipe_content differs from a rebuild", when)
+		}
+	}
+	check("created", id, ":flour,butter|Filling:apples", ":Rub in.,Bake.")
+
+	got, err := repo.GetRecipe(ctx, db, id, repo.Viewer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ing := got.IngredientSections
+	in.IngredientSections = []repo.Section{{Name: "Pastry", Items: []repo.Item{ing[1].Items[0], {Text: "sugar"}, ing[0].Items[1]}}}
+	in.InstructionSections = nil
+	if err := repo.UpdateRecipe(ctx, db, id, in); err != nil {
+		t.Fatal(err)
+	}
+	check("edited", id, "Pastry:apples,sugar,butter", "")
+	check("the other recipe, untouched", other, ":tea", "")
+
+	for _, step := range []struct{ when, sql, ingredients string }{
+		{"an item's text changed by hand", "UPDATE ingredient SET text = 'brown sugar' WHERE text = 'sugar'", "Pastry:apples,brown sugar,butter"},
+		{"a section renamed by hand", "UPDATE ingredient_section SET name = 'Crust' WHERE name = 'Pastry'", "Crust:apples,brown sugar,butter"},
+		{"an item deleted by hand", "DELETE FROM ingredient WHERE text = 'apples'", "Crust:brown sugar,butter"},
+		{"a section deleted by hand", "DELETE FROM ingredient_section WHERE name = 'Crust'", ""},
+	} {
+		if _, err := db.Exec(ctx, step.sql); err != nil {
+			t.Fatal(err)
+		}
+		check(step.when, id, step.ingredients, "")
+	}
+	if _, err := db.Exec(ctx, "TRUNCATE ingredient CASCADE"); err != nil {
+		t.Fatal(err)
+	}
+	check("ingredient truncated", other, ":", "")
+}
