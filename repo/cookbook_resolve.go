@@ -61,7 +61,7 @@ func cookbookRecipesCTE(visible string) string {
 		SELECT r.id, r.created_at, count(*) OVER () AS total
 		FROM recipe r
 		WHERE (r.id = ANY (ARRAY(SELECT cr.recipe_id FROM cookbook_recipe cr WHERE cr.cookbook_id IN (SELECT id FROM book)))
-			OR lower_text_array(r.categories) && ARRAY(
+			OR r.category_keys && ARRAY(
 				SELECT DISTINCT lower(x) FROM cookbook c CROSS JOIN LATERAL unnest(c.auto_filter_categories) AS x
 				WHERE c.id IN (SELECT id FROM book))
 			OR r.id = ANY (ARRAY(
