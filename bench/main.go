@@ -65,7 +65,7 @@ func main() {
 	flag.DurationVar(&o.duration, "duration", 20*time.Second, "measured time per scenario")
 	flag.DurationVar(&o.warmup, "warmup", 3*time.Second, "unmeasured load before each scenario")
 	flag.StringVar(&o.pgbench, "pgbench", "", "pgbench binary (default: PATH, then /usr/lib/postgresql/*/bin/pgbench); \"none\" skips it")
-	flag.StringVar(&o.only, "only", "", "run only the scenarios whose name contains this")
+	flag.StringVar(&o.only, "only", "", "run only the scenarios whose name contains this (several: separated by commas)")
 	flag.BoolVar(&o.keepAPILog, "api-log", false, "print the API's log on exit")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
@@ -170,7 +170,7 @@ func run(ctx context.Context, o options) error {
 	}, Timeout: 30 * time.Second}
 	var results []result
 	for _, sc := range scenarios(fx) {
-		if o.only != "" && !strings.Contains(sc.name, o.only) {
+		if o.only != "" && !slices.ContainsFunc(strings.Split(o.only, ","), func(part string) bool { return strings.Contains(sc.name, part) }) {
 			continue
 		}
 		fmt.Printf("== %s\n", sc.name)
