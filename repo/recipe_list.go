@@ -302,6 +302,10 @@ type listPart struct {
 
 var listAll = listPart{}
 
+// titleFewMatches is the number of matches under which the title tier
+// takes them from the title index without a walk (see searchTiers).
+const titleFewMatches = 300
+
 // searchTiers are the parts of a search, best first. The budgets were
 // measured at 100,000 recipes: from the index, a walk costs about 0.5 µs a
 // recipe examined; taking a match from the text index costs about 5 µs (a
@@ -309,7 +313,7 @@ var listAll = listPart{}
 // much, for that too is in the row. A title walk then pays where a
 // recipe's words are at least a few hundred among the viewer's 40,000.
 var searchTiers = []listPart{
-	{rank: TierTitle, columns: "r.title_vector", walkBudget: 4000, fewMatches: 300,
+	{rank: TierTitle, columns: "r.title_vector", walkBudget: 4000, fewMatches: titleFewMatches,
 		match: func(q *TextQuery, a *sqlArgs) string { return "r.title_vector @@ " + a.add(q.Any) + "::tsquery" }},
 	{rank: TierIngredients, columns: "r.title_vector, r.search_vector", walkBudget: 1000, fewMatches: 2000,
 		match: func(q *TextQuery, a *sqlArgs) string {
@@ -334,8 +338,9 @@ var searchTiers = []listPart{
 // second for "brownies" in the ingredients-only tier, though it found
 // nothing. So the walk examines at most walkBudget recipes; if that does
 // not fill the page, the matches are few, and all of them are taken from
-// the text index and sorted. When the list's total (f.Matches) says the
-// matches are few, they are taken so at once.
+// the text index and sorted. When the list's total (f.Matches), or for the
+// title tier f.Search.FewInTitles, says the matches are few, they are taken
+// so at once.
 func listTier(ctx context.Context, db DBTX, v Viewer, f RecipeFilter, p listPart, n int, from *RecipeCursor) ([]tieredSummary, error) {
 	const order = " ORDER BY r.created_at DESC, r.id DESC"
 	limit := order + " LIMIT " + strconv.Itoa(n)
@@ -383,7 +388,11 @@ func listTier(ctx context.Context, db DBTX, v Viewer, f RecipeFilter, p listPart
 			where + ") SELECT r.id FROM m r WHERE " + visibleTo(v, &a) + limit
 		return rows("r.id IN ("+ids+")", a)
 	}
-	if f.Matches > 0 && f.Matches <= p.fewMatches {
+	// The total counts matches anywhere in the text; for the title tier,
+	// FewInTitles may know better: "lemon garlic" is in 3,935 recipes a
+	// viewer may read, but in 66 titles, which a walk of 4,000 recipes
+	// would look for in vain.
+	if f.Matches > 0 && f.Matches <= p.fewMatches || p.rank == TierTitle && f.Search.FewInTitles {
 		return everyMatch()
 	}
 	walked, err := walk()

@@ -107,6 +107,10 @@ type TextQuery struct {
 	// TitleOrIngredients is Any with every lexeme restricted to weights A
 	// and B: the words found in the title and ingredients alone.
 	TitleOrIngredients string
+	// FewInTitles says that at most titleFewMatches recipes, of anyone,
+	// have every word in their title: the first tier of the results takes
+	// them from the title index at once (see listTier).
+	FewInTitles bool
 }
 
 // SearchQuery turns what a person typed into a TextQuery; nil when q has
@@ -180,7 +184,16 @@ func SearchQuery(ctx context.Context, db DBTX, q string) (*TextQuery, error) {
 		}
 		return strings.Join(parts, " & ")
 	}
-	return &TextQuery{Any: build(""), TitleOrIngredients: build("AB")}, nil
+	tq := &TextQuery{Any: build(""), TitleOrIngredients: build("AB")}
+	// Counted only as far as the bound: a common word's titles are
+	// thousands, and all that matters is whether they are few.
+	var inTitles int
+	if err := db.QueryRow(ctx, `SELECT count(*) FROM (SELECT FROM recipe r WHERE r.title_vector @@ $1::tsquery LIMIT $2) m`,
+		tq.Any, titleFewMatches+1).Scan(&inTitles); err != nil {
+		return nil, wrap("count title matches", err)
+	}
+	tq.FewInTitles = inTitles <= titleFewMatches
+	return tq, nil
 }
 
 // tsLexeme quotes one lexeme for the tsquery input syntax, as a prefix

@@ -3,12 +3,12 @@ package repo_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"larder/repo"
 	"larder/repo/repotest"
@@ -367,53 +367,79 @@ func TestFacetsAgreeWithCounts(t *testing.T) {
 	}
 }
 
-// A search tier whose matches are older than the newest recipes a walk
-// examines still lists every match, in order, across pages.
+// The title tier of a search lists every match, in order, across pages,
+// whichever way it finds them: from the title index when they are few, by a
+// walk newest first, or from the index after a walk that found too few.
 func TestSearchBeyondTheWalk(t *testing.T) {
 	t.Parallel()
-	db := repotest.DB(t)
-	ctx := context.Background()
-	u := repotest.CreateUser(t, db, repo.RoleUser)
-	want := map[uuid.UUID]bool{}
-	for i := range 30 {
-		id, err := repo.CreateRecipe(ctx, db, u.ID, repo.RecipeInput{Title: fmt.Sprintf("Quince tart %d", i), Visibility: repo.VisibilityPublic})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want[id] = true
-	}
-	// Newer than all of them, and more than a walk examines.
-	if _, err := db.Exec(ctx, `INSERT INTO recipe (owner_id, title, visibility, created_at)
-		SELECT $1, 'Plain loaf ' || g, 'PUBLIC', now() + g * interval '1 second' FROM generate_series(1, 1500) g`, u.ID); err != nil {
-		t.Fatal(err)
-	}
-	q, err := repo.SearchQuery(ctx, db, "quince")
-	if err != nil || q == nil {
-		t.Fatalf("query: %v %v", q, err)
-	}
-	var got []repo.RecipeSummary
-	var after *repo.RecipeCursor
-	for {
-		page, err := repo.ListRecipes(ctx, db, repo.Viewer{}, repo.RecipeFilter{Search: q}, 24, after)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, page.Items...)
-		if after = page.Next; after == nil {
-			break
-		}
-	}
-	if len(got) != len(want) {
-		t.Fatalf("listed %d recipes, want %d", len(got), len(want))
-	}
-	for i, r := range got {
-		if !want[r.ID] {
-			t.Fatalf("%q listed", r.Title)
-		}
-		delete(want, r.ID)
-		if i > 0 && !got[i-1].CreatedAt.After(r.CreatedAt) && got[i-1].CreatedAt != r.CreatedAt {
-			t.Fatalf("out of order at %d", i)
-		}
+	for _, tc := range []struct {
+		name           string
+		quinces, newer int
+	}{
+		// Few titles have the word: taken from the title index at once.
+		{"few in titles", 30, 1500},
+		// Many, and among the newest: found by the walk.
+		{"walked", 400, 20},
+		// Many, but older than all a walk examines: the walk gives up and
+		// they are taken from the title index.
+		{"beyond the walk", 350, 4200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			db := repotest.DB(t)
+			ctx := context.Background()
+			u := repotest.CreateUser(t, db, repo.RoleUser)
+			rows, err := db.Query(ctx, `INSERT INTO recipe (owner_id, title, visibility, created_at)
+				SELECT $1, 'Quince tart ' || g, 'PUBLIC', now() - g * interval '1 second' FROM generate_series(1, $2::int) g
+				RETURNING id`, u.ID, tc.quinces)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[uuid.UUID]bool{}
+			for _, id := range ids {
+				want[id] = true
+			}
+			if _, err := db.Exec(ctx, `INSERT INTO recipe (owner_id, title, visibility, created_at)
+				SELECT $1, 'Plain loaf ' || g, 'PUBLIC', now() + g * interval '1 second' FROM generate_series(1, $2::int) g`,
+				u.ID, tc.newer); err != nil {
+				t.Fatal(err)
+			}
+			q, err := repo.SearchQuery(ctx, db, "quince")
+			if err != nil || q == nil {
+				t.Fatalf("query: %v %v", q, err)
+			}
+			if q.FewInTitles != (tc.quinces <= 300) {
+				t.Errorf("FewInTitles %v with %d quinces", q.FewInTitles, tc.quinces)
+			}
+			var got []repo.RecipeSummary
+			var after *repo.RecipeCursor
+			for {
+				page, err := repo.ListRecipes(ctx, db, repo.Viewer{}, repo.RecipeFilter{Search: q}, 24, after)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, page.Items...)
+				if after = page.Next; after == nil {
+					break
+				}
+			}
+			if len(got) != len(want) {
+				t.Fatalf("listed %d recipes, want %d", len(got), len(want))
+			}
+			for i, r := range got {
+				if !want[r.ID] {
+					t.Fatalf("%q listed", r.Title)
+				}
+				delete(want, r.ID)
+				if i > 0 && !got[i-1].CreatedAt.After(r.CreatedAt) {
+					t.Fatalf("out of order at %d", i)
+				}
+			}
+		})
 	}
 }
 
