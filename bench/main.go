@@ -7,10 +7,10 @@
 // up to the number of recipes asked for (only the first run pays for it),
 // starts the API on a loopback port, and drives each scenario with
 // concurrent keep-alive clients for a fixed time, printing requests per
-// second and p50/p99 latency. Then it initializes a scratch pgbench
-// database on the same server and runs the select-only pgbench (-S) with
-// the same number of clients and time, and prints each scenario's rate as
-// a fraction of it. See bench/README.md.
+// second and p50/p99 latency. Before the scenarios and after them, it runs
+// the select-only pgbench (-S) on a scratch database of the same server,
+// with the same number of clients and time, and prints each scenario's
+// rate as a fraction of the mean of the two. See bench/README.md.
 package main
 
 import (
@@ -168,6 +168,23 @@ func run(ctx context.Context, o options) error {
 		MaxIdleConns: o.clients * 2, MaxIdleConnsPerHost: o.clients * 2, MaxConnsPerHost: o.clients,
 		DisableCompression: true, IdleConnTimeout: time.Minute,
 	}, Timeout: 30 * time.Second}
+	// The ceiling is measured before the scenarios and after them, and the
+	// ratios use the mean: the machine's speed drifts over the minutes of a
+	// run (other tenants of the host, the kernel's own work), and a single
+	// measurement at one end put all of that drift on one side.
+	var ceiling *pgbenchDB
+	var pgBefore, pgAfter float64
+	if o.pgbench != "none" {
+		if ceiling, err = newPgbenchDB(ctx, o); err != nil {
+			return err
+		}
+		defer ceiling.close(ctx)
+		fmt.Println("== pgbench -S (select-only) on a scratch database of the same server, before the scenarios")
+		if pgBefore, err = ceiling.run(ctx); err != nil {
+			return err
+		}
+		fmt.Printf("   %.0f transactions/s\n", pgBefore)
+	}
 	var results []result
 	for _, sc := range scenarios(fx) {
 		if o.only != "" && !slices.ContainsFunc(strings.Split(o.only, ","), func(part string) bool { return strings.Contains(sc.name, part) }) {
@@ -185,12 +202,13 @@ func run(ctx context.Context, o options) error {
 	}
 
 	var pgTPS float64
-	if o.pgbench != "none" {
-		fmt.Println("== pgbench -S (select-only) on a scratch database of the same server")
-		if pgTPS, err = runPgbench(ctx, o); err != nil {
+	if ceiling != nil {
+		fmt.Println("== pgbench -S (select-only), after the scenarios")
+		if pgAfter, err = ceiling.run(ctx); err != nil {
 			return err
 		}
-		fmt.Printf("   %.0f transactions/s\n", pgTPS)
+		fmt.Printf("   %.0f transactions/s\n", pgAfter)
+		pgTPS = (pgBefore + pgAfter) / 2
 	}
 
 	fmt.Printf("\n%d recipes, %d clients, %s per scenario, API and PostgreSQL on this machine (%d CPUs); load average %s before, %s after\n\n",
@@ -205,7 +223,7 @@ func run(ctx context.Context, o options) error {
 			r.perRequest(r.apiCPU), r.perRequest(r.dbCPU), r.errors, ratio)
 	}
 	if pgTPS > 0 {
-		fmt.Printf("%-46s %10.0f\n", "pgbench -S (select-only, same server)", pgTPS)
+		fmt.Printf("%-46s %10.0f   (%.0f before the scenarios, %.0f after)\n", "pgbench -S (select-only, same server)", pgTPS, pgBefore, pgAfter)
 	}
 	for _, r := range results {
 		if r.errors > 0 {
@@ -390,9 +408,18 @@ func load(ctx context.Context, client *http.Client, base string, sc scenario, n 
 	return res
 }
 
-// runPgbench initializes a scratch database next to the bench database
-// and runs select-only pgbench with the same clients and duration.
-func runPgbench(ctx context.Context, o options) (float64, error) {
+// pgbenchDB is a scratch database next to the bench database, initialized
+// for pgbench, and how to run pgbench against it.
+type pgbenchDB struct {
+	bin   string
+	env   []string
+	args  []string // connection and database
+	admin *pgx.Conn
+	o     options
+}
+
+// newPgbenchDB creates and initializes the scratch database larder_pgbench.
+func newPgbenchDB(ctx context.Context, o options) (*pgbenchDB, error) {
 	bin := o.pgbench
 	if bin == "" {
 		if p, err := exec.LookPath("pgbench"); err == nil {
@@ -400,51 +427,62 @@ func runPgbench(ctx context.Context, o options) (float64, error) {
 		} else if m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pgbench"); len(m) > 0 {
 			bin = m[len(m)-1]
 		} else {
-			return 0, errors.New("pgbench not found; pass --pgbench PATH or --pgbench none")
+			return nil, errors.New("pgbench not found; pass --pgbench PATH or --pgbench none")
 		}
 	}
 	u, err := url.Parse(o.databaseURL)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	host, port := u.Hostname(), u.Port()
 	if port == "" {
 		port = "5432"
 	}
-	user := u.User.Username()
-	conn := []string{"-h", host, "-p", port, "-U", user}
 	admin := *u
 	admin.Path = "/postgres"
 	c, err := pgx.Connect(ctx, admin.String())
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	defer c.Close(ctx)
+	p := &pgbenchDB{bin: bin, env: os.Environ(), args: []string{"-h", host, "-p", port, "-U", u.User.Username(), "larder_pgbench"}, admin: c, o: o}
+	if pw, ok := u.User.Password(); ok {
+		p.env = append(p.env, "PGPASSWORD="+pw)
+	}
 	if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS larder_pgbench WITH (FORCE)"); err != nil {
-		return 0, err
+		c.Close(ctx)
+		return nil, err
 	}
 	if _, err := c.Exec(ctx, "CREATE DATABASE larder_pgbench"); err != nil {
-		return 0, err
+		c.Close(ctx)
+		return nil, err
 	}
-	env := os.Environ()
-	if p, ok := u.User.Password(); ok {
-		env = append(env, "PGPASSWORD="+p)
+	if err := runCmd(ctx, p.env, io.Discard, bin, append([]string{"-i", "-q", "-s", "10"}, p.args...)...); err != nil {
+		p.close(ctx)
+		return nil, fmt.Errorf("pgbench -i: %w", err)
 	}
-	if err := runCmd(ctx, env, io.Discard, bin, append(append([]string{"-i", "-q", "-s", "10"}, conn...), "larder_pgbench")...); err != nil {
-		return 0, fmt.Errorf("pgbench -i: %w", err)
-	}
+	return p, nil
+}
+
+// run runs select-only pgbench with the bench's clients and duration and
+// returns its transactions per second.
+func (p *pgbenchDB) run(ctx context.Context) (float64, error) {
 	var out strings.Builder
-	args := append(append([]string{"-S", "-n", "-c", strconv.Itoa(o.clients), "-j", strconv.Itoa(runtime.NumCPU()),
-		"-T", strconv.Itoa(int(o.duration.Seconds()))}, conn...), "larder_pgbench")
-	if err := runCmd(ctx, env, &out, bin, args...); err != nil {
+	args := append([]string{"-S", "-n", "-c", strconv.Itoa(p.o.clients), "-j", strconv.Itoa(runtime.NumCPU()),
+		"-T", strconv.Itoa(int(p.o.duration.Seconds()))}, p.args...)
+	if err := runCmd(ctx, p.env, &out, p.bin, args...); err != nil {
 		return 0, fmt.Errorf("pgbench -S: %w\n%s", err, out.String())
 	}
 	m := regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection time\)`).FindStringSubmatch(out.String())
 	if m == nil {
 		return 0, fmt.Errorf("no tps in pgbench output:\n%s", out.String())
 	}
-	_, _ = c.Exec(ctx, "DROP DATABASE IF EXISTS larder_pgbench WITH (FORCE)")
 	return strconv.ParseFloat(m[1], 64)
+}
+
+// close drops the scratch database.
+func (p *pgbenchDB) close(ctx context.Context) {
+	_, _ = p.admin.Exec(ctx, "DROP DATABASE IF EXISTS larder_pgbench WITH (FORCE)")
+	p.admin.Close(ctx)
 }
 
 func runCmd(ctx context.Context, env []string, out io.Writer, name string, args ...string) error {
