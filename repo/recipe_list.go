@@ -314,16 +314,27 @@ const titleFewMatches = 300
 // recipe's words are at least a few hundred among the viewer's 40,000.
 var searchTiers = []listPart{
 	{rank: TierTitle, columns: "r.title_vector", walkBudget: 4000, fewMatches: titleFewMatches,
-		match: func(q *TextQuery, a *sqlArgs) string { return "r.title_vector @@ " + a.add(q.Any) + "::tsquery" }},
+		match: func(q *TextQuery, a *sqlArgs) string { return "r.title_vector @@ " + tsqueryArg(a, q.Any) }},
 	{rank: TierIngredients, columns: "r.title_vector, r.search_vector", walkBudget: 1000, fewMatches: 2000,
 		match: func(q *TextQuery, a *sqlArgs) string {
-			return "r.search_vector @@ " + a.add(q.TitleOrIngredients) + "::tsquery AND NOT r.title_vector @@ " + a.add(q.Any) + "::tsquery"
+			return "r.search_vector @@ " + tsqueryArg(a, q.TitleOrIngredients) + " AND NOT r.title_vector @@ " + tsqueryArg(a, q.Any)
 		}},
 	{rank: TierInstructions, columns: "r.search_vector", walkBudget: 1000, fewMatches: 2000,
 		match: func(q *TextQuery, a *sqlArgs) string {
-			anyQ := a.add(q.Any) + "::tsquery"
-			return "r.search_vector @@ " + anyQ + " AND NOT r.search_vector @@ " + a.add(q.TitleOrIngredients) + "::tsquery"
+			anyQ := tsqueryArg(a, q.Any)
+			return "r.search_vector @@ " + anyQ + " AND NOT r.search_vector @@ " + tsqueryArg(a, q.TitleOrIngredients)
 		}},
+}
+
+// tsqueryArg adds a tsquery argument for a search tier's statements, behind
+// a sub-select the planner cannot look into. Knowing the words changes
+// nothing in the plans of listTier (a walk, or the text index), but it
+// makes PostgreSQL plan each execution afresh: hidden, the custom and the
+// generic plan cost the same, so after five executions a connection reuses
+// the generic one, and a search spends about 0.3 ms less on planning (a
+// quarter of a common word's walk).
+func tsqueryArg(a *sqlArgs, tsquery string) string {
+	return "(SELECT " + a.add(tsquery) + "::tsquery)"
 }
 
 // listTier returns up to n recipes of part p of the list of f for v, newest
