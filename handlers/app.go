@@ -71,6 +71,7 @@ func New(d Deps) *fiber.App {
 		// limiter's trusted-proxy check, never from Fiber's own parsing.
 		ProxyHeader: "",
 	})
+	app.Use(securityHeaders(d.Config))
 	app.Use(requestid.New())
 	app.Use(requestLogger(d.Logger, errorHandler))
 	app.Use(recover.New())
