@@ -39,6 +39,9 @@ type Deps struct {
 	// ListCache reuses recent recipe-list totals and expanded searches
 	// (NewListCache); nil computes them every time.
 	ListCache *ListCache
+	// Clock is the time the handlers go by (rate-limit windows, the
+	// refresh grace period); nil is time.Now. Tests pass a clock they move.
+	Clock func() time.Time
 	// PasswordCost is the bcrypt cost; 0 means password.DefaultCost (12).
 	// Only tests lower it, to stay fast.
 	PasswordCost int
@@ -50,11 +53,19 @@ type Server struct {
 	requireAuth  fiber.Handler
 	optionalAuth fiber.Handler
 	requireAdmin fiber.Handler
+	limits       *rateLimiter
 }
+
+// now is the handlers' clock.
+func (s *Server) now() time.Time { return s.Clock() }
 
 // New builds the whole app: middleware, every route, the uploads and the web client.
 func New(d Deps) *fiber.App {
+	if d.Clock == nil {
+		d.Clock = time.Now
+	}
 	s := &Server{Deps: d}
+	s.limits = newRateLimiter(d.Config, d.Logger, d.Clock)
 	s.requireAuth, s.optionalAuth, s.requireAdmin = s.authMiddleware()
 
 	errorHandler := ErrorHandler(d.Logger)

@@ -55,19 +55,18 @@ var emailSentBody = fiber.Map{"message": "If an account with that address needs 
 // authHandlers holds what the /api/auth routes share.
 type authHandlers struct {
 	*Server
-	limiter *rateLimiter
 	idp     *idpHandlers // nil when no identity provider is configured
 }
 
 // authRoutes registers the /api/auth routes; the administrators' user
 // routes are in admin_user.go.
 func (s *Server) authRoutes(api fiber.Router) {
-	h := &authHandlers{Server: s, limiter: newRateLimiter(s.Config, s.Logger)}
+	h := &authHandlers{Server: s}
 	h.idp = newIDPHandlers(h)
 	g := api.Group("/auth")
-	lim := h.limiter.limit
+	lim := s.limits.limit
 	g.Post("/register", lim("register"), h.register)
-	g.Post("/login", lim("login"), h.login)
+	g.Post("/login", s.limits.limitFailures("login"), h.login)
 	g.Post("/logout", h.logout)
 	g.Post("/refresh", h.refresh)
 	g.Get("/me", s.requireAuth, h.me)

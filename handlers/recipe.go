@@ -56,7 +56,7 @@ func (s *Server) recipeRoutes(app, api fiber.Router) {
 	// Outside /api, so the restore guard of app.go does not cover it.
 	app.Delete("/recipes/:id/image", s.maintenanceGuard(), s.requireAuth, s.deleteRecipeImage)
 	api.Get("/recipes/:id/shares", s.requireAuth, s.listShares)
-	api.Post("/recipes/:id/shares", s.requireAuth, s.addShare)
+	api.Post("/recipes/:id/shares", s.requireAuth, s.limits.limitUser("share", shareRate), s.addShare)
 	api.Delete("/recipes/:id/shares/:userId", s.requireAuth, s.removeShare)
 	api.Get("/tags", s.optionalAuth, s.listTags)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
+	"github.com/ulule/limiter/v3"
 
 	"larder/repo"
 )
@@ -76,10 +77,23 @@ func (s *Server) listShares(c *fiber.Ctx) error {
 	return c.JSON(out)
 }
 
+// shareRate bounds how many share attempts a user makes: each one tells
+// whether an address has an account, so without a bound the route would
+// list the service's users.
+var shareRate = limiter.Rate{Period: time.Hour, Limit: 30}
+
+// errNoShareAccount is the one answer for an address that cannot receive
+// a share, whether no account has it or its account is not verified: the
+// two must look alike, or the route tells who registered without
+// confirming (anyone can register any address).
+var errNoShareAccount = newError(fiber.StatusNotFound, "not_found",
+	"no account you can share with has this email address")
+
 // addShare answers POST /api/recipes/:id/shares {email} (owner only): 201
 // with the share, or 200 with the existing one when already shared. Sharing
-// with yourself is 400; an email no user has is 404; a share beyond
-// repo.MaxShares is 409.
+// with yourself is 400; an address without a verified account is 404; a
+// share beyond repo.MaxShares is 409. Attempts are limited per user
+// (shareRate).
 func (s *Server) addShare(c *fiber.Ctx) error {
 	rec, err := s.ownedRecipe(c, false)
 	if err != nil {
@@ -99,8 +113,8 @@ func (s *Server) addShare(c *fiber.Ctx) error {
 	}
 	ctx := c.UserContext()
 	u, err := repo.GetUserByEmail(ctx, s.DB, email)
-	if errors.Is(err, repo.ErrNotFound) {
-		return newError(fiber.StatusNotFound, "not_found", "no user has the email address %s", email)
+	if errors.Is(err, repo.ErrNotFound) || (err == nil && !u.EmailVerified) {
+		return errNoShareAccount
 	}
 	if err != nil {
 		return err
