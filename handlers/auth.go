@@ -55,7 +55,7 @@ var emailSentBody = fiber.Map{"message": "If an account with that address needs 
 // authHandlers holds what the /api/auth routes share.
 type authHandlers struct {
 	*Server
-	idp     *idpHandlers // nil when no identity provider is configured
+	idp *idpHandlers // nil when no identity provider is configured
 }
 
 // authRoutes registers the /api/auth routes; the administrators' user

@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
