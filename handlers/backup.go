@@ -16,7 +16,6 @@ import (
 
 	"larder/backup"
 	"larder/jobs"
-	"larder/repo"
 )
 
 // Backup routes (requireAdmin). A name is checked against
@@ -234,9 +233,11 @@ const (
 //   - the body is multipart/form-data of a declared length, without
 //     Content-Encoding: the server then spools the file part to a
 //     temporary file instead of holding it in memory;
-//   - the request carries a validly signed, unexpired access token with
-//     the ADMIN role: anyone else cannot make the server read more than
-//     the usual limit (requireAdmin checks the session fully afterwards).
+//   - the request carries the access token of a live session of a user
+//     who is an administrator now (isAdminSession: the signature, the
+//     session version and the role in the database, not the token's role
+//     claim): nobody else, not even a signed-out or demoted administrator's
+//     leftover token, can make the server read more than the usual limit.
 //
 // A larger body is refused with 413 from its Content-Length alone. The
 // HTTP server writes the file part to a temporary file under TMPDIR (Go's
@@ -266,8 +267,7 @@ func (s *Server) backupRequestLimits(h *fasthttp.RequestHeader) fasthttp.Request
 		if !ok {
 			return fasthttp.RequestConfig{}
 		}
-		claims, err := s.Tokens.ParseAccess(strings.TrimSpace(tok))
-		if err != nil || claims.Role != repo.RoleAdmin {
+		if !s.isAdminSession(strings.TrimSpace(tok)) {
 			return fasthttp.RequestConfig{}
 		}
 		limit := s.Config.BackupMaxUpload + 1<<20 // multipart framing

@@ -380,6 +380,22 @@ func TestBackupUploadLimits(t *testing.T) {
 	if r := announceUpload(t, base, userTok+"x", size); r.Status != 413 {
 		t.Errorf("large upload with a forged token: %d %s", r.Status, r.Body)
 	}
+	// A token is not enough: the session behind it must be live, and its
+	// user an administrator now.
+	signedOut, signedOutTok := b.user(t, repo.RoleAdmin)
+	if _, err := repo.RevokeUserSessions(context.Background(), b.db, signedOut.ID); err != nil {
+		t.Fatal(err)
+	}
+	if r := announceUpload(t, base, signedOutTok, size); r.Status != 413 {
+		t.Errorf("large upload with a signed-out admin's token: %d %s", r.Status, r.Body)
+	}
+	demoted, demotedTok := b.user(t, repo.RoleAdmin)
+	if _, err := repo.SetUserRole(context.Background(), b.db, demoted.ID, repo.RoleUser); err != nil {
+		t.Fatal(err)
+	}
+	if r := announceUpload(t, base, demotedTok, size); r.Status != 413 {
+		t.Errorf("large upload with a demoted admin's token: %d %s", r.Status, r.Body)
+	}
 	if r := uploadBackup(t, base, adminTok, "backup", archive); r.Status != 201 {
 		t.Errorf("large upload by an admin: %d %s", r.Status, r.Body)
 	}
