@@ -99,7 +99,12 @@ type Config struct {
 
 	AuthRateLimit       int
 	AuthRateLimitWindow time.Duration
-	TrustedProxies      []netip.Prefix
+	// ShareRateLimit bounds the share-by-email attempts of one user per
+	// ShareRateLimitWindow: each attempt tells whether an address has an
+	// account.
+	ShareRateLimit       int
+	ShareRateLimitWindow time.Duration
+	TrustedProxies       []netip.Prefix
 
 	ImportAllowPrivate bool
 	ChromiumPath       string
@@ -187,6 +192,7 @@ func Load(getenv func(string) string, uses ...Part) (Config, error) {
 	c.UploadPath = r.str("UPLOAD_PATH", strings.TrimRight(c.DataDir, "/")+"/uploads")
 	c.BackupPath = r.str("BACKUP_PATH", strings.TrimRight(c.DataDir, "/")+"/backups")
 	c.AuthRateLimit, c.AuthRateLimitWindow = r.rate("AUTH_RATE_LIMIT", 5, 15*time.Minute)
+	c.ShareRateLimit, c.ShareRateLimitWindow = r.rate("SHARE_RATE_LIMIT", 30, time.Hour)
 
 	c.QueueConcurrency = map[string]int{}
 	defaults := map[string]int{QueueImport: 2, QueueImages: 2, QueueMapping: 4, QueueEmail: 4, QueueBackup: 1}

@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -72,28 +70,6 @@ func (f fieldErrors) err() error {
 		msg = names[0] + ": " + f[names[0]]
 	}
 	return &Error{Status: fiber.StatusBadRequest, Code: "validation_failed", Message: msg, Fields: f}
-}
-
-// decodeJSON reads the request body as JSON into v.
-func decodeJSON(c *fiber.Ctx, v any) error {
-	body := c.Body()
-	if len(bytes.TrimSpace(body)) == 0 {
-		return errInvalid("the request body is empty; a JSON object is expected")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return &Error{Status: fiber.StatusBadRequest, Code: "validation_failed",
-				Message: typeErr.Field + ": must be " + jsonKind(typeErr.Type.Kind().String()),
-				Fields:  map[string]string{typeErr.Field: "must be " + jsonKind(typeErr.Type.Kind().String())}}
-		}
-		return errInvalid("the request body is not valid JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if dec.More() {
-		return errInvalid("the request body holds more than one JSON value")
-	}
-	return nil
 }
 
 func jsonKind(goKind string) string {

@@ -44,7 +44,8 @@ func setup(t *testing.T, opts ...func(*Deps)) *testBundle {
 	cfg.Env = "test"
 	dir := t.TempDir()
 	cfg.DataDir, cfg.UploadPath, cfg.BackupPath = dir, dir+"/uploads", dir+"/backups"
-	cfg.AuthRateLimit = 1000 // tests of the limit itself set it back
+	cfg.AuthRateLimit = 1000  // tests of the limit itself set it back
+	cfg.ShareRateLimit = 1000 // likewise
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("TEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))

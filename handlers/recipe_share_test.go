@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"larder/config"
 	"larder/repo"
 )
 
@@ -181,7 +182,13 @@ func TestRecipeAtEveryLimit(t *testing.T) {
 func TestShareDoesNotProbeAccounts(t *testing.T) {
 	t.Parallel()
 	clock := newTestClock()
-	b := setup(t, withClock(clock))
+	def, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := setup(t, withClock(clock), func(d *Deps) {
+		d.Config.ShareRateLimit, d.Config.ShareRateLimitWindow = def.ShareRateLimit, def.ShareRateLimitWindow
+	})
 	_, ownerTok := b.user(t, repo.RoleUser)
 	_, otherTok := b.user(t, repo.RoleUser)
 	unverified, err := repo.CreateUser(context.Background(), b.db, repo.CreateUserParams{

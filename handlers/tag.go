@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"encoding/base64"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -27,25 +26,16 @@ type TagPage struct {
 // names that start with it (for completion). Tags are created by using
 // them on a recipe.
 func (s *Server) listTags(c *fiber.Ctx) error {
-	limit, err := pageLimit(c)
-	if err != nil {
-		return err
-	}
-	after := ""
-	if v := c.Query("cursor"); v != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(v)
-		if err != nil || len(raw) == 0 {
-			fe := fieldErrors{}
-			fe.add("cursor", "is not a cursor this list gave out")
-			return fe.err()
-		}
-		after = string(raw)
-	}
+	fe := fieldErrors{}
+	// The position is the last tag's name.
+	var after string
+	limit, _ := listQuery(c, fe, &after, "q")
 	prefix := strings.TrimSpace(c.Query("q"))
 	if len(prefix) > recipeLabelMax {
-		fe := fieldErrors{}
 		fe.add("q", "must be at most %d characters", recipeLabelMax)
-		return fe.err()
+	}
+	if err := fe.err(); err != nil {
+		return err
 	}
 	items, next, total, err := repo.ListTags(c.UserContext(), s.DB, viewer(c), prefix, limit, after)
 	if err != nil {
@@ -56,8 +46,7 @@ func (s *Server) listTags(c *fiber.Ctx) error {
 		out.Items[i] = Tag{Name: t.Name, Count: t.Count}
 	}
 	if next != nil {
-		cur := base64.RawURLEncoding.EncodeToString([]byte(*next))
-		out.NextCursor = &cur
+		out.NextCursor = encodeCursor(*next)
 	}
 	return c.JSON(out)
 }
