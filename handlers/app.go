@@ -124,7 +124,7 @@ func (s *Server) routes(app *fiber.App) {
 	s.adminUserRoutes(api)
 	s.backupRoutes(api)
 	s.cookbookRoutes(api)
-	s.recipeRoutes(app, api)
+	s.recipeRoutes(api)
 	s.recipeImportRoutes(api)
 	s.mappingRoutes(api)
 }

@@ -44,9 +44,8 @@ const (
 	recipeMinutesMax     = 100_000
 )
 
-// recipeRoutes registers the recipe, share, image and tag routes. app is
-// for the one route the specification prints without /api.
-func (s *Server) recipeRoutes(app, api fiber.Router) {
+// recipeRoutes registers the recipe, share, image and tag routes.
+func (s *Server) recipeRoutes(api fiber.Router) {
 	api.Get("/recipes", s.optionalAuth, s.listRecipes)
 	api.Post("/recipes", s.requireAuth, s.createRecipe)
 	api.Get("/recipes/:id", s.optionalAuth, s.getRecipe)
@@ -54,8 +53,6 @@ func (s *Server) recipeRoutes(app, api fiber.Router) {
 	api.Delete("/recipes/:id", s.requireAuth, s.deleteRecipe)
 	api.Post("/recipes/:id/image", s.requireAuth, s.uploadRecipeImage)
 	api.Delete("/recipes/:id/image", s.requireAuth, s.deleteRecipeImage)
-	// Outside /api, so the restore guard of app.go does not cover it.
-	app.Delete("/recipes/:id/image", s.maintenanceGuard(), s.requireAuth, s.deleteRecipeImage)
 	api.Get("/recipes/:id/shares", s.requireAuth, s.listShares)
 	api.Post("/recipes/:id/shares", s.requireAuth, s.limits.limitUser("share", limiter.Rate{Limit: int64(s.Config.ShareRateLimit), Period: s.Config.ShareRateLimitWindow}), s.addShare)
 	api.Delete("/recipes/:id/shares/:userId", s.requireAuth, s.removeShare)
