@@ -196,6 +196,11 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 	if doc.Info.Version != "2025.10.1" || !strings.HasPrefix(doc.OpenAPI, "3.") {
 		t.Fatalf("document head: %s %s", doc.OpenAPI, doc.Info.Version)
 	}
+	for p := range doc.Paths {
+		if !strings.HasPrefix(p, "/api/") {
+			t.Errorf("the OpenAPI document has %s, outside /api", p)
+		}
+	}
 	param := regexp.MustCompile(`:([A-Za-z]+)`)
 	for _, rt := range b.app.GetRoutes(true) {
 		switch {
