@@ -16,7 +16,7 @@ func (s *Server) adminUserRoutes(api fiber.Router) {
 	api.Patch("/admin/users/:id", s.requireAdmin, s.setUserRole)
 }
 
-// userPage is a page of users in the list shape of API.md.
+// userPage is a page of users in the list shape of docs/api.md.
 type userPage struct {
 	Items      []User  `json:"items"`
 	NextCursor *string `json:"nextCursor"`

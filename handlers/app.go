@@ -1,6 +1,6 @@
 // Package handlers is the HTTP API: one Fiber app, one file per resource,
 // one ErrorHandler. Handlers return errors; ErrorHandler turns them into the
-// body of API.md.
+// body of docs/api.md.
 package handlers
 
 import (

@@ -19,7 +19,7 @@ import (
 	"larder/token"
 )
 
-// User is the account shape of API.md. It never carries a password hash.
+// User is the account shape of docs/api.md. It never carries a password hash.
 type User struct {
 	ID            uuid.UUID `json:"id"`
 	Email         string    `json:"email"`

@@ -24,7 +24,7 @@ const (
 	cookbookDescriptionMax = 10_000
 )
 
-// cookbookRoutes registers the cookbook routes of API.md, and two
+// cookbookRoutes registers the cookbook routes of docs/api.md, and two
 // extensions: DELETE /cookbooks/:id/image, and GET /cookbooks/:id/recipes
 // (the next pages of a cookbook's recipes without the rest of it).
 func (s *Server) cookbookRoutes(api fiber.Router) {
@@ -44,7 +44,7 @@ func (s *Server) cookbookRoutes(api fiber.Router) {
 	api.Post("/cookbooks/:id/image/from-url", s.requireAuth, s.downloadCookbookImage)
 }
 
-// Cookbook is the cookbook shape of API.md. The arrays are never null.
+// Cookbook is the cookbook shape of docs/api.md. The arrays are never null.
 type Cookbook struct {
 	ID          uuid.UUID `json:"id"`
 	OwnerID     uuid.UUID `json:"ownerId"`
@@ -86,7 +86,7 @@ type cookbookDetail struct {
 	CookbookIDs []uuid.UUID `json:"cookbookIds"`
 }
 
-// cookbookRecipePage is a page of a cookbook's recipes in the list shape of API.md.
+// cookbookRecipePage is a page of a cookbook's recipes in the list shape of docs/api.md.
 type cookbookRecipePage struct {
 	Items      []RecipeSummary `json:"items"`
 	NextCursor *string         `json:"nextCursor"`
@@ -114,7 +114,7 @@ func (s *Server) cookbookFor(c *fiber.Ctx, param string) (repo.Cookbook, error) 
 	return cb, nil
 }
 
-// cookbookListPage is a page of cookbooks in the list shape of API.md.
+// cookbookListPage is a page of cookbooks in the list shape of docs/api.md.
 type cookbookListPage struct {
 	Items      []Cookbook `json:"items"`
 	NextCursor *string    `json:"nextCursor"`

@@ -12,7 +12,7 @@ import (
 	"larder/repo"
 )
 
-// Error is an API error: a status and the body of API.md,
+// Error is an API error: a status and the body of docs/api.md,
 // {"error": {"code", "message", "fields"}}.
 type Error struct {
 	Status  int               `json:"-"`
@@ -138,7 +138,7 @@ func fromFiberError(fe *fiber.Error) *Error {
 }
 
 // ErrorHandler writes every error, ours and Fiber's own (404, 405, 413), as
-// the one body of API.md. It is the only place the cause of a 5xx is logged.
+// the one body of docs/api.md. It is the only place the cause of a 5xx is logged.
 func ErrorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		apiErr := toAPIError(err)

@@ -51,7 +51,7 @@ func TestHealth(t *testing.T) {
 	}
 }
 
-// Every error, Fiber's own included, has the one body of API.md.
+// Every error, Fiber's own included, has the one body of docs/api.md.
 func TestErrorBodies(t *testing.T) {
 	t.Parallel()
 	b := setup(t)

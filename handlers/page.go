@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// Paging of every list route (API.md): ?limit= (default 24, 1 to 100) and
+// Paging of every list route (docs/api.md): ?limit= (default 24, 1 to 100) and
 // ?cursor=, an opaque token the previous page gave as nextCursor. A cursor
 // is the JSON of the list's own position type, base64url-encoded; one
 // that does not decode is the one error below, whatever the list.

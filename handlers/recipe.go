@@ -59,7 +59,7 @@ func (s *Server) recipeRoutes(api fiber.Router) {
 	api.Get("/tags", s.optionalAuth, s.listTags)
 }
 
-// RecipeSummary is a recipe as lists show it: the Recipe shape of API.md
+// RecipeSummary is a recipe as lists show it: the Recipe shape of docs/api.md
 // without the ingredient and instruction sections.
 type RecipeSummary struct {
 	ID           uuid.UUID `json:"id"`
@@ -82,7 +82,7 @@ type RecipeSummary struct {
 	UpdatedAt     time.Time         `json:"updatedAt"`
 }
 
-// Recipe is the Recipe shape of API.md.
+// Recipe is the Recipe shape of docs/api.md.
 type Recipe struct {
 	RecipeSummary
 	IngredientSections  []IngredientSection  `json:"ingredientSections"`

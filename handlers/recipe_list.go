@@ -14,7 +14,7 @@ import (
 // recipeQueryMax bounds the length of a search.
 const recipeQueryMax = 200
 
-// RecipePage is a page of GET /api/recipes in the list shape of API.md.
+// RecipePage is a page of GET /api/recipes in the list shape of docs/api.md.
 type RecipePage struct {
 	Items      []RecipeSummary `json:"items"`
 	NextCursor *string         `json:"nextCursor"`

@@ -1,5 +1,5 @@
 /**
- * The one HTTP client of the web app, following shared/API.md.
+ * The one HTTP client of the web app, following docs/api.md.
  *
  * - The access token lives in memory only (never in storage); the refresh token is the
  *   HttpOnly `refresh_token` cookie (Path=/api/auth), so refresh calls use credentials: 'include'.
