@@ -386,4 +386,3 @@ func TestRecipeImageVariants(t *testing.T) {
 		t.Fatalf("files after deleting the recipe %v", files)
 	}
 }
-
