@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
-import type { Recipe } from '../lib/api';
+import type { RecipeSummary } from '../lib/api';
 import { formatMinutes } from '../lib/format';
 import { RecipeImage } from './RecipeImage';
 import { Skeleton } from './ui';
 
-export function RecipeCard({ recipe }: { recipe: Recipe }) {
+export function RecipeCard({ recipe }: { recipe: RecipeSummary }) {
   const time = formatMinutes(recipe.totalMinutes ?? sum(recipe.prepMinutes, recipe.cookMinutes));
   return (
     <li className="card" data-testid="recipe-card" data-recipe-id={recipe.id}>

@@ -8,75 +8,27 @@
  * - Every failure is an ApiError built from the `{"error":{code,message,fields}}` body.
  */
 
-export type Role = 'USER' | 'ADMIN';
-export type Visibility = 'PRIVATE' | 'SHARED' | 'PUBLIC';
-export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+import type { components } from './api.gen';
 
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  emailVerified: boolean;
-  provider: string;
-  createdAt: string;
-}
+// The shapes of the API are generated from the served OpenAPI document (api.gen.ts, `npm run gen:api`);
+// the names below are the ones the pages use.
+type Schemas = components['schemas'];
 
-export interface Ingredient {
-  id: string;
-  text: string;
-}
-export interface Step {
-  id: string;
-  text: string;
-}
-export interface IngredientSection {
-  name: string;
-  ingredients: Ingredient[];
-}
-export interface InstructionSection {
-  name: string;
-  steps: Step[];
-}
+export type Role = Schemas['User']['role'];
+export type Visibility = Schemas['Recipe']['visibility'];
+export type JobState = Schemas['Job']['state'];
+export type User = Schemas['User'];
+export type Recipe = Schemas['Recipe'];
+/** A recipe as lists give it: no ingredient or instruction sections. */
+export type RecipeSummary = Schemas['RecipeSummary'];
+export type IngredientSection = Recipe['ingredientSections'][number];
+export type InstructionSection = Recipe['instructionSections'][number];
+export type Ingredient = IngredientSection['ingredients'][number];
+export type Step = InstructionSection['steps'][number];
 /** Smaller renditions of an image, by name ("thumb", "medium") → address; {} until made. */
-export type ImageVariants = Record<string, string>;
-
-export interface Recipe {
-  id: string;
-  ownerId: string;
-  title: string;
-  description: string;
-  servings: number | null;
-  prepMinutes: number | null;
-  cookMinutes: number | null;
-  totalMinutes: number | null;
-  sourceUrl: string;
-  imageUrl: string | null;
-  imageVariants?: ImageVariants;
-  visibility: Visibility;
-  categories: string[];
-  tags: string[];
-  ingredientSections: IngredientSection[];
-  instructionSections: InstructionSection[];
-  createdAt: string;
-  updatedAt: string;
-}
-
+export type ImageVariants = Recipe['imageVariants'];
 /** Body of POST/PUT /api/recipes; items keep their id on edit so mappings survive. */
-export interface RecipeInput {
-  title: string;
-  description: string;
-  servings: number | null;
-  prepMinutes: number | null;
-  cookMinutes: number | null;
-  totalMinutes: number | null;
-  sourceUrl: string;
-  visibility: Visibility;
-  categories: string[];
-  tags: string[];
-  ingredientSections: Array<{ name: string; ingredients: Array<{ id?: string; text: string }> }>;
-  instructionSections: Array<{ name: string; steps: Array<{ id?: string; text: string }> }>;
-}
+export type RecipeInput = Schemas['RecipeInput'];
 
 export interface Page<T> {
   items: T[];
@@ -84,87 +36,22 @@ export interface Page<T> {
   total: number;
 }
 
-export interface Cookbook {
-  id: string;
-  ownerId: string;
-  name: string;
-  description: string;
-  imageUrl: string | null;
-  imageVariants?: ImageVariants;
-  tags: string[];
-  autoFilterCategories: string[];
-  autoFilterTags: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** GET /api/cookbooks/:id. The lists may come as arrays or as pages; see normalizePage. */
-export interface CookbookDetail extends Cookbook {
-  recipes: Recipe[] | Page<Recipe>;
-  cookbooks: Cookbook[] | Page<Cookbook>;
-  /** Ids of the recipes added by hand (as opposed to auto-filtered or inherited), if sent. */
-  recipeIds?: string[];
-  /** Ids of the directly included cookbooks, if sent. */
-  cookbookIds?: string[];
-}
-
-export interface CookbookInput {
-  name: string;
-  description: string;
-  tags: string[];
-  autoFilterCategories: string[];
-  autoFilterTags: string[];
-}
-
-export interface JobError {
-  code: string;
-  message: string;
-}
-
-export interface Job {
-  id: string;
-  kind: string;
-  state: JobState;
-  progress: number | null;
-  result: Record<string, unknown> | null;
-  error: JobError | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
-export interface Mapping {
-  ingredientId: string;
-  stepId: string;
-}
-
-export interface Share {
-  userId: string;
-  email: string;
-  name?: string;
-  createdAt?: string;
-}
-
-export interface TagCount {
-  name: string;
-  count: number;
-}
-
-export interface Backup {
-  name: string;
-  size: number;
-  createdAt: string;
-}
+export type Cookbook = Schemas['Cookbook'];
+export type CookbookDetail = Schemas['CookbookDetail'];
+export type CookbookInput = Schemas['CookbookInput'];
+export type Job = Schemas['Job'];
+export type JobError = NonNullable<Job['error']>;
+export type Mapping = Schemas['MappingLink'];
+export type Share = Schemas['Share'];
+export type TagCount = Schemas['Tag'];
+export type Backup = Schemas['Backup'];
 
 export interface Provider {
   name: string;
   label: string;
 }
 
-export interface AuthResult {
-  accessToken: string;
-  refreshToken?: string;
-  user: User;
-}
+export type AuthResult = Schemas['AuthSession'];
 
 export interface RecipeFilters {
   q?: string;
@@ -695,7 +582,7 @@ export class ApiClient {
   // ---- recipes ----
 
   listRecipes(filters: RecipeFilters = {}, signal?: AbortSignal) {
-    return this.get<Page<Recipe>>('/api/recipes', { ...filters }, signal);
+    return this.get<Page<RecipeSummary>>('/api/recipes', { ...filters }, signal);
   }
 
   getRecipe(id: string, signal?: AbortSignal) {
@@ -806,9 +693,9 @@ export class ApiClient {
    * page: GET /api/cookbooks/:id/recipes?cursor=…, or, where that route does not exist,
    * GET /api/cookbooks/:id?cursor=… read for its `recipes`.
    */
-  async cookbookRecipesPage(id: string, cursor: string, limit = 24): Promise<Page<Recipe>> {
+  async cookbookRecipesPage(id: string, cursor: string, limit = 24): Promise<Page<RecipeSummary>> {
     try {
-      return normalizePage(await this.get<Page<Recipe>>(`/api/cookbooks/${seg(id)}/recipes`, { cursor, limit }));
+      return normalizePage(await this.get<Page<RecipeSummary>>(`/api/cookbooks/${seg(id)}/recipes`, { cursor, limit }));
     } catch (e) {
       if (!(e instanceof ApiError && (e.status === 404 || e.status === 405))) throw e;
       const detail = await this.get<CookbookDetail>(`/api/cookbooks/${seg(id)}`, { cursor, limit });
