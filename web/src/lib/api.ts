@@ -8,7 +8,8 @@
  * - Every failure is an ApiError built from the `{"error":{code,message,fields}}` body.
  */
 
-import type { components } from './api.gen';
+import createClient from 'openapi-fetch';
+import type { components, paths } from './api.gen';
 
 // The shapes of the API are generated from the served OpenAPI document (api.gen.ts, `npm run gen:api`);
 // the names below are the ones the pages use.
@@ -263,6 +264,13 @@ export class ApiClient {
   private readonly createXhr: () => XMLHttpRequest;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
+  /**
+   * The generated client (openapi-fetch over the OpenAPI paths): it builds each request, with its
+   * path, query and body checked against the server's document at compile time, and hands it to
+   * this client's transport (token, one refresh on 401, the one error type).
+   */
+  private readonly typed = createClient<paths>({ baseUrl: typedOrigin, fetch: (req) => this.transport(req) });
+
   constructor(opts: ApiClientOptions = {}) {
     this.baseUrl = opts.baseUrl ?? '';
     // Bound so that calling it detached from window keeps working.
@@ -341,6 +349,27 @@ export class ApiClient {
 
   private url(path: string, query?: Query): string {
     return `${this.baseUrl}${path}${buildQuery(query)}`;
+  }
+
+  /** Sends a request built by the generated client through send, with the refresh rule. */
+  private async transport(req: Request): Promise<Response> {
+    const u = new URL(req.url);
+    const text = req.body ? await req.text() : '';
+    const res = await this.withRefresh(false, (token) =>
+      this.send(req.method, u.pathname + u.search, { body: text ? JSON.parse(text) : undefined, signal: req.signal }, token),
+    );
+    const headers = new Headers();
+    const retryAfter = res.header('Retry-After');
+    if (retryAfter) headers.set('Retry-After', retryAfter);
+    if (res.text) headers.set('Content-Type', 'application/json');
+    return new Response(res.status === 204 || !res.text ? null : res.text, { status: res.status, headers });
+  }
+
+  /** The body of a generated call's answer, or its ApiError. */
+  private async result<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw ApiError.fromResponse(response.status, error, response.headers.get('Retry-After'));
+    return data as T;
   }
 
   /** Sends one request and returns the parsed JSON body (undefined for 204). */
@@ -457,7 +486,7 @@ export class ApiClient {
   // ---- jobs ----
 
   getJob(id: string, signal?: AbortSignal) {
-    return this.get<Job>(`/api/jobs/${seg(id)}`, undefined, signal);
+    return this.result(this.typed.GET('/api/jobs/{id}', { params: { path: { id } }, signal }));
   }
 
   /**
@@ -582,19 +611,20 @@ export class ApiClient {
   // ---- recipes ----
 
   listRecipes(filters: RecipeFilters = {}, signal?: AbortSignal) {
-    return this.get<Page<RecipeSummary>>('/api/recipes', { ...filters }, signal);
+    const query = definedOnly({ ...filters });
+    return this.result(this.typed.GET('/api/recipes', { params: { query }, signal }));
   }
 
   getRecipe(id: string, signal?: AbortSignal) {
-    return this.get<Recipe>(`/api/recipes/${seg(id)}`, undefined, signal);
+    return this.result(this.typed.GET('/api/recipes/{id}', { params: { path: { id } }, signal }));
   }
 
   createRecipe(input: RecipeInput) {
-    return this.request<Recipe>('POST', '/api/recipes', { body: input });
+    return this.result(this.typed.POST('/api/recipes', { body: input }));
   }
 
   updateRecipe(id: string, input: RecipeInput) {
-    return this.request<Recipe>('PUT', `/api/recipes/${seg(id)}`, { body: input });
+    return this.result(this.typed.PUT('/api/recipes/{id}', { params: { path: { id } }, body: input }));
   }
 
   deleteRecipe(id: string) {
@@ -685,7 +715,7 @@ export class ApiClient {
   }
 
   getCookbook(id: string, signal?: AbortSignal) {
-    return this.get<CookbookDetail>(`/api/cookbooks/${seg(id)}`, undefined, signal);
+    return this.result(this.typed.GET('/api/cookbooks/{id}', { params: { path: { id } }, signal }));
   }
 
   /**
@@ -792,6 +822,19 @@ export class ApiClient {
 
 function isAbort(e: unknown): boolean {
   return e instanceof DOMException && e.name === 'AbortError';
+}
+
+/**
+ * The origin the generated client builds its URLs on: Request needs an absolute URL, and the
+ * transport keeps only the path and query, sending them to baseUrl like every other request.
+ */
+const typedOrigin = 'http://larder.invalid';
+
+/** The query without the filters left empty (undefined, null or ""), which the API would refuse or misread. */
+function definedOnly<T extends Record<string, unknown>>(q: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== null && v !== '') out[k] = v;
+  return out as { [K in keyof T]?: Exclude<T[K], null> };
 }
 
 function parse<T>(res: RawResponse): T {
