@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"sync"
 	"testing"
@@ -121,13 +122,7 @@ func TestListCacheFollowsDatabaseChanges(t *testing.T) {
 	total := func() int64 { return rcList(t, b, tok, url.Values{}).Total }
 	waitFor := func(want int64) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for total() != want {
-			if time.Now().After(deadline) {
-				t.Fatalf("total stays %d, want %d", total(), want)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		eventually(t, fmt.Sprintf("the total to become %d", want), func() bool { return total() == want })
 	}
 	waitFor(0) // listening: until then every total is counted afresh anyway
 
@@ -158,13 +153,7 @@ func TestListCacheFollowsDatabaseChanges(t *testing.T) {
 	if _, err := b.db.Exec(ctx, `UPDATE tag SET name = 'Broth' WHERE name = 'Soup'`); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for soup() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("the renamed tag's total was not refreshed")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	eventually(t, "the renamed tag's total to be refreshed", func() bool { return soup() == 1 })
 	if _, err := b.db.Exec(ctx, `DELETE FROM recipe WHERE id = $1`, id); err != nil {
 		t.Fatal(err)
 	}

@@ -358,7 +358,7 @@ func TestRecipeImageVariants(t *testing.T) {
 	if err := b.db.QueryRow(context.Background(), `SELECT id FROM app_job WHERE kind = 'image_process' AND user_id = $1`, u.ID).Scan(&jobID); err != nil {
 		t.Fatal(err)
 	}
-	if j := waitJob(t, b, tok, jobID); j.State != "completed" {
+	if j := finishedJob(t, b, tok, jobID); j.State != "completed" {
 		t.Fatalf("job %+v", j)
 	}
 	rec := rcGet(t, b, "", id)
