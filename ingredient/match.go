@@ -48,25 +48,37 @@ type matchIndex struct {
 // step does not name stay unlinked: the matcher does not guess. "Season to taste" links salt and
 // pepper, and "grease the pan" an ingredient listed "for greasing".
 func Match(ingredients, steps []string) [][2]int {
-	parsed := make([]Parsed, len(ingredients))
+	r := Recipe{Ingredients: make([]Line, len(ingredients)), Steps: make([]Line, len(steps))}
 	for i, line := range ingredients {
-		parsed[i] = Parse(line)
+		r.Ingredients[i] = Line{Text: line}
 	}
-	return MatchParsed(parsed, steps)
+	for i, s := range steps {
+		r.Steps[i] = Line{Text: s}
+	}
+	return MatchRecipe(r)
 }
 
 // MatchParsed is Match for ingredients already parsed, so a caller that stores the parsed parts
 // does not parse twice. Name is what is matched; Notes ("for greasing"), Quantity and Unit (to tell
 // two lines of the same food apart) help.
 func MatchParsed(ingredients []Parsed, steps []string) [][2]int {
+	lines := make([]Line, len(steps))
+	for i, s := range steps {
+		lines[i] = Line{Text: s}
+	}
+	return matchLines(ingredients, make([]string, len(ingredients)), lines)
+}
+
+// matchLines links parsed ingredient lines, each with its section name, to steps.
+func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int {
 	idx := buildIndex(ingredients)
 	hits := make([][]hit, len(steps))
 	texts := make([]normText, len(steps))
 	// A bare head noun shared by several ingredients ("the oil" with vegetable oil and sesame oil)
 	// most likely means one the recipe never calls by its full name: the first pass finds those.
 	named := make([]bool, len(ingredients))
-	for s, text := range steps {
-		texts[s] = normalizeText(text, true)
+	for s, step := range steps {
+		texts[s] = normalizeText(step.Text, true)
 		hits[s] = idx.scan(texts[s])
 		for _, h := range hits[s] {
 			for _, c := range h.cands {
@@ -76,38 +88,68 @@ func MatchParsed(ingredients []Parsed, steps []string) [][2]int {
 			}
 		}
 	}
+	lx := lexicons[detectLanguage(texts)]
+	secs := newSectionIndex(sections, steps, lx)
+	coll := newCollectives(ingredients, sections, secs, lx)
 	links := make([][2]int, 0, len(ingredients)*2)
 	found := make([]bool, len(ingredients))
-	for s, text := range steps {
+	used := make([]bool, len(ingredients)) // linked to an earlier step: already in the dish
+	for s, step := range steps {
+		view := newStepView(step.Text, texts[s], lx)
+		if isHeading(step.Text, view) {
+			continue
+		}
 		clear(found)
+		hitEnd := hitEnds(hits[s], len(view.toks))
 		var anchors []int
-		var ambiguous [][]int
+		type pending struct {
+			ings []int
+			r    mentionRole
+		}
+		var ambiguous []pending
 		for _, h := range hits[s] {
-			ings, kind := resolve(h, named, ingredients, text[:h.start])
+			r := readRole(view, h, hitEnd)
+			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
+			if kind == kindHypernym && h.plural && !r.portion {
+				// "the spices", "the herbs": a collective, linked where its members are first used.
+				r.reuse = false
+			}
 			switch {
 			case len(ings) == 1:
-				anchors = append(anchors, ings[0])
+				if r.linked(ings[0], used) {
+					anchors = append(anchors, ings[0])
+				}
 			case kind != kindHypernym && (!h.plural || kind >= kindFull-synonymPenalty):
 				// "the sugar" with a crust sugar and a filling sugar: decide once the step's other
 				// ingredients are known. (A plural of different foods, "the onions" with red and
 				// yellow onions, keeps them all; a plural of one food listed twice does not.)
-				ambiguous = append(ambiguous, ings)
+				ambiguous = append(ambiguous, pending{ings, r})
 				continue
 			}
 			for _, ing := range ings {
-				found[ing] = true
+				if r.linked(ing, used) && !(r.water && isWaterLine(ingredients[ing])) {
+					found[ing] = true
+				}
 			}
 		}
-		for _, ings := range ambiguous {
+		for _, p := range ambiguous {
+			ings := secs.pick(p.ings, s, view, hits[s])
+			ings = preferUnused(ings, used, p.r.portion)
 			for _, ing := range nearest(ings, anchors) {
-				found[ing] = true
+				if p.r.linked(ing, used) && !(p.r.water && isWaterLine(ingredients[ing])) {
+					found[ing] = true
+				}
 			}
 		}
+		coll.link(view, hits[s], used, found, secs.stepSection(s))
 		idx.implicit(texts[s].words, found)
 		for ing, ok := range found {
 			if ok {
 				links = append(links, [2]int{ing, s})
 			}
+		}
+		for ing, ok := range found {
+			used[ing] = used[ing] || ok
 		}
 	}
 	slices.SortFunc(links, func(a, b [2]int) int {
@@ -119,9 +161,80 @@ func MatchParsed(ingredients []Parsed, steps []string) [][2]int {
 	return links
 }
 
+// mentionRole is what the words around a mention say about it.
+type mentionRole struct {
+	blocked bool // a condition, a mixture, a discard: never a link
+	reuse   bool // a portion or a use verb: a link even when the ingredient is already in the dish
+	portion bool // "the remaining flour", "half of the cheese"
+	water   bool // water named as a bath or boiling medium
+}
+
+// linked decides whether a mention with this role links ingredient ing: never when blocked; the
+// first time the ingredient appears; again only when the step puts it (or a portion of it) in.
+func (r mentionRole) linked(ing int, used []bool) bool {
+	if r.blocked {
+		return false
+	}
+	return !used[ing] || r.reuse
+}
+
+func readRole(v stepView, h hit, hitEnd []int) mentionRole {
+	var r mentionRole
+	if v.inCondition(h.pos) || v.mixtureAfter(h.end, func(k int) int { return hitEnd[k] }) {
+		r.blocked = true
+		return r
+	}
+	verb, _, hasVerb := v.verbBefore(h.pos)
+	if hasVerb && verb == classDiscard {
+		r.blocked = true
+		return r
+	}
+	r.portion = v.portionBefore(h.pos)
+	r.reuse = r.portion || (hasVerb && verb == classUse && !v.targetBefore(h.pos) && !v.movedOut(h.end))
+	r.water = v.isBath(h.pos, h.end)
+	return r
+}
+
+// hitEnds maps the first word of each hit to the word after it (k itself where no hit starts).
+func hitEnds(hits []hit, n int) []int {
+	out := make([]int, n+1)
+	for k := range out {
+		out[k] = k
+	}
+	for _, h := range hits {
+		out[h.pos] = h.end
+	}
+	return out
+}
+
+// preferUnused keeps, of several same-name lines a mention could mean, those not used yet: a recipe
+// that lists sugar twice uses the first line first. A portion ("the remaining sugar") keeps them all.
+func preferUnused(ings []int, used []bool, portion bool) []int {
+	if portion {
+		return ings
+	}
+	var out []int
+	for _, ing := range ings {
+		if !used[ing] {
+			out = append(out, ing)
+		}
+	}
+	if len(out) == 0 {
+		return ings
+	}
+	return out
+}
+
+func isWaterLine(p Parsed) bool {
+	w := dropIgnored(normalize(p.Name))
+	return len(w) > 0 && w[len(w)-1] == "water"
+}
+
 // hit is one span of a step and the candidates for it.
 type hit struct {
 	cands  []candidate
+	pos    int // first word of the span in the step's normalized words
+	end    int // the word after the span
 	plural bool // "the cheeses", "the onions": may mean several ingredients
 	start  int  // byte offset of the span in the step
 }
@@ -327,7 +440,7 @@ func (idx *matchIndex) scan(text normText) []hit {
 			i++
 			continue
 		}
-		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i]})
+		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i], pos: i, end: i + bestLen})
 		i += bestLen
 	}
 	return hits

@@ -14,15 +14,23 @@ type Recipe struct {
 	Steps       []Line
 }
 
-// MatchRecipe is Match for a recipe whose ingredient lines and steps carry their sections.
+// MatchRecipe links ingredient lines to the steps that use them, as Match does, reading the recipe's
+// sections too: same-name lines go to the steps of their own part of the recipe, and "the marinade
+// ingredients" names the lines of the marinade section. A heading pasted into an unsectioned
+// ingredient list ("For the sauce:") starts a section of its own.
 func MatchRecipe(r Recipe) [][2]int {
-	ings := make([]string, len(r.Ingredients))
+	parsed := make([]Parsed, len(r.Ingredients))
+	sections := make([]string, len(r.Ingredients))
+	heading := ""
 	for i, l := range r.Ingredients {
-		ings[i] = l.Text
+		parsed[i] = Parse(l.Text)
+		if parsed[i].Name == "" && parsed[i].Notes != "" {
+			heading = parsed[i].Notes
+		}
+		sections[i] = l.Section
+		if l.Section == "" {
+			sections[i] = heading
+		}
 	}
-	steps := make([]string, len(r.Steps))
-	for i, l := range r.Steps {
-		steps[i] = l.Text
-	}
-	return Match(ings, steps)
+	return matchLines(parsed, sections, r.Steps)
 }

@@ -1,0 +1,197 @@
+package ingredient
+
+import (
+	"bufio"
+	"embed"
+	"fmt"
+	"strings"
+)
+
+// The word lists of data/ (format and sources in data/README.md), read once at start.
+//
+//go:embed data/roles.txt data/kinds.txt
+var dataFiles embed.FS
+
+// wordClass is what a word or phrase of data/roles.txt or data/kinds.txt says about a step or a food.
+type wordClass uint8
+
+const (
+	classUse wordClass = iota
+	classMove
+	classDiscard
+	classCond
+	classMix
+	classPortion
+	classOut
+	classBath
+	classInto
+	classHeading
+	classArticle
+	classGather
+	classIngredients
+	classAll
+	kindSpice
+	kindVegetable
+	kindDry
+	kindWet
+	classDryRef
+	classWetRef
+	classSpiceRef
+	classVegRef
+	classFiller
+	numClasses
+)
+
+var classNames = map[string]wordClass{
+	"use": classUse, "move": classMove, "discard": classDiscard, "cond": classCond, "mix": classMix,
+	"portion": classPortion, "out": classOut, "bath": classBath, "into": classInto, "heading": classHeading,
+	"article": classArticle, "gather": classGather, "ingredients": classIngredients, "all": classAll,
+	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
+	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
+	"filler": classFiller,
+}
+
+// lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.
+type lexPhrase struct {
+	words  []string
+	prefix bool
+}
+
+// lexicon holds the entries of one language, by class and first word. Entries whose first word is a
+// prefix are kept apart, by class, and tried after the exact ones.
+type lexicon struct {
+	exact    [numClasses]map[string][]lexPhrase
+	prefixes [numClasses][]lexPhrase
+}
+
+// lexicons by language code ("en", "es", ...).
+var lexicons = map[string]*lexicon{}
+
+func init() {
+	for _, f := range []string{"data/roles.txt", "data/kinds.txt"} {
+		if err := loadLexicon(f); err != nil {
+			panic(err)
+		}
+	}
+}
+
+func loadLexicon(path string) error {
+	b, err := dataFiles.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(b)))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		head, words, ok := strings.Cut(line, ":")
+		f := strings.Fields(head)
+		if !ok || len(f) != 2 {
+			return fmt.Errorf("%s:%d: want \"LANG CLASS: words\"", path, n)
+		}
+		class, ok := classNames[f[1]]
+		if !ok {
+			return fmt.Errorf("%s:%d: unknown class %q", path, n, f[1])
+		}
+		lx := lexicons[f[0]]
+		if lx == nil {
+			lx = &lexicon{}
+			lexicons[f[0]] = lx
+		}
+		for _, w := range strings.Fields(words) {
+			lx.add(class, w)
+		}
+	}
+	return sc.Err()
+}
+
+func (lx *lexicon) add(class wordClass, entry string) {
+	prefix := strings.HasSuffix(entry, "*")
+	var words []string
+	for _, part := range strings.Split(strings.TrimSuffix(entry, "*"), "+") {
+		if prefix {
+			// A stem is folded but not made singular: "mas*" must stay "mas".
+			words = append(words, foldWord(part))
+		} else {
+			words = append(words, normalize(part)...)
+		}
+	}
+	if len(words) == 0 {
+		return
+	}
+	ph := lexPhrase{words: words, prefix: prefix}
+	if prefix && len(words) == 1 {
+		lx.prefixes[class] = append(lx.prefixes[class], ph)
+		return
+	}
+	if lx.exact[class] == nil {
+		lx.exact[class] = map[string][]lexPhrase{}
+	}
+	lx.exact[class][words[0]] = append(lx.exact[class][words[0]], ph)
+}
+
+// foldWord lowercases a word and folds its accents, as step text is folded.
+func foldWord(w string) string {
+	n := normalizeText(w, false).words
+	if len(n) == 0 {
+		return ""
+	}
+	return n[0]
+}
+
+// at returns the number of words of the longest class entry starting at toks[k], or 0.
+func (lx *lexicon) at(class wordClass, toks []string, k int) int {
+	if lx == nil || k >= len(toks) {
+		return 0
+	}
+	best := 0
+	for _, ph := range lx.exact[class][toks[k]] {
+		if len(ph.words) > best && phraseAt(ph, toks, k) {
+			best = len(ph.words)
+		}
+	}
+	if best > 0 {
+		return best
+	}
+	for _, ph := range lx.prefixes[class] {
+		if len(toks[k]) >= len(ph.words[0]) && strings.HasPrefix(toks[k], ph.words[0]) {
+			return 1
+		}
+	}
+	return 0
+}
+
+func phraseAt(ph lexPhrase, toks []string, k int) bool {
+	if k+len(ph.words) > len(toks) {
+		return false
+	}
+	for j, w := range ph.words {
+		t := toks[k+j]
+		if ph.prefix && j == len(ph.words)-1 {
+			if !strings.HasPrefix(t, w) {
+				return false
+			}
+		} else if t != w {
+			return false
+		}
+	}
+	return true
+}
+
+// has reports whether a class entry starts at toks[k].
+func (lx *lexicon) has(class wordClass, toks []string, k int) bool { return lx.at(class, toks, k) > 0 }
+
+// contains reports whether a class entry occurs anywhere in words (a food's name, for kinds).
+func (lx *lexicon) contains(class wordClass, words []string) bool {
+	for k := range words {
+		if lx.at(class, words, k) > 0 {
+			return true
+		}
+	}
+	return false
+}

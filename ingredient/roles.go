@@ -1,0 +1,267 @@
+package ingredient
+
+import "strings"
+
+// The role of a mention in a step decides whether it is a link: a name under a use verb is an
+// ingredient in hand, the same name in "until the broccoli is tender", in "the tomato mixture" or after
+// "discard" is not. These functions read the role from the words around the mention, with the word
+// lists of data/roles.txt in the recipe's language.
+
+// languageCues are frequent words only one of the languages uses much, to tell a recipe's language
+// from its steps.
+var languageCues = map[string]map[string]bool{
+	"en": setOf("the", "and", "with", "until", "add", "into", "minute", "of"),
+	"es": setOf("el", "los", "las", "y", "con", "hasta", "se", "del", "minuto", "una"),
+	"de": setOf("der", "die", "das", "und", "mit", "bis", "den", "im", "minuten", "ein", "eine"),
+	"it": setOf("il", "gli", "di", "con", "e", "per", "della", "nel", "minuti", "fino"),
+	"fr": setOf("le", "les", "et", "avec", "du", "des", "dans", "jusqu", "minute", "au"),
+	"nl": setOf("het", "een", "en", "met", "van", "tot", "minuten", "voeg", "ze", "je"),
+}
+
+// detectLanguage returns the language whose cue words the steps use most ("en" when none).
+func detectLanguage(steps []normText) string {
+	counts := map[string]int{}
+	for _, s := range steps {
+		for _, w := range s.words {
+			for lang, cues := range languageCues {
+				if cues[w] {
+					counts[lang]++
+				}
+			}
+		}
+	}
+	best, bestN := "en", 0
+	for _, lang := range []string{"en", "es", "de", "it", "fr", "nl"} {
+		if counts[lang] > bestN {
+			best, bestN = lang, counts[lang]
+		}
+	}
+	return best
+}
+
+// stepView is a step's folded words with what the matcher needs to read roles: where sentences end.
+type stepView struct {
+	toks   []string
+	plural []bool
+	stop []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
+	lx   *lexicon
+}
+
+func newStepView(text string, n normText, lx *lexicon) stepView {
+	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), lx: lx}
+	for k, w := range n.words {
+		if w != sep {
+			continue
+		}
+		at := n.starts[k]
+		if at < len(text) {
+			switch text[at] {
+			case '.':
+				// "1.5 cups" is a number, not the end of a sentence.
+				v.stop[k] = !(at+1 < len(text) && text[at+1] >= '0' && text[at+1] <= '9')
+			case '!', '?', ';', ':':
+				v.stop[k] = true
+			}
+		}
+	}
+	return v
+}
+
+// sentenceStart returns the index of the first word of the sentence holding toks[k].
+func (v stepView) sentenceStart(k int) int {
+	for k > 0 && !v.stop[k-1] {
+		k--
+	}
+	return k
+}
+
+func (v stepView) sentenceEnd(k int) int {
+	for k < len(v.toks) && !v.stop[k] {
+		k++
+	}
+	return k
+}
+
+// isVerbAt reports whether the word at k, of a verb class, is used as a verb: not after an article
+// ("the rest", "a mix") nor before "of" ("the rest of").
+func (v stepView) isVerbAt(class wordClass, k int) int {
+	n := v.lx.at(class, v.toks, k)
+	if n == 0 {
+		return 0
+	}
+	if k > 0 && v.lx.has(classArticle, v.toks, k-1) {
+		return 0
+	}
+	if k+n < len(v.toks) && v.toks[k+n] == "of" {
+		return 0
+	}
+	return n
+}
+
+// verbBefore returns the class of the verb governing the words at pos: the nearest use, move or
+// discard verb before it in its sentence, or failing that (German and Dutch put the verb last) the
+// nearest after it. ok is false when the sentence has no verb of the lists.
+func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
+	start := v.sentenceStart(pos)
+	for k := pos - 1; k >= start; k-- {
+		if c, ok := v.verbAt(k, pos); ok {
+			return c, k, true
+		}
+	}
+	end := v.sentenceEnd(pos)
+	for k := pos + 1; k < end; k++ {
+		if v.toks[k] == sep {
+			break
+		}
+		if c, ok := v.verbAt(k, end); ok {
+			return c, k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// verbAt reads a verb at k whose phrase ends before limit. A discard phrase ("shake off") wins over
+// its first word as a move, a use phrase ("stir in") over a move word ("stir").
+func (v stepView) verbAt(k, limit int) (wordClass, bool) {
+	for _, c := range []wordClass{classDiscard, classUse, classMove} {
+		if n := v.isVerbAt(c, k); n > 0 && k+n <= limit {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// inCondition reports whether the words at pos sit in a condition or doneness clause ("until the
+// broccoli is tender", "when the oil shimmers"): a condition word before them in the same clause, with
+// no comma, "then" or new verb in between.
+func (v stepView) inCondition(pos int) bool {
+	start := v.sentenceStart(pos)
+	for k := pos - 1; k >= start; k-- {
+		t := v.toks[k]
+		if t == sep || t == "then" {
+			return false
+		}
+		if v.lx.has(classCond, v.toks, k) {
+			return true
+		}
+		if v.isVerbAt(classUse, k) > 0 && k > start && connectors[v.toks[k-1]] {
+			return false // "cook until soft and add the garlic"
+		}
+	}
+	return false
+}
+
+// portionBefore reports whether the name at pos takes a portion of its line: "the remaining flour",
+// "half of the cheese", "1/4 teaspoon of the salt", "more water".
+func (v stepView) portionBefore(pos int) bool {
+	for k, n := pos-1, 0; k >= 0 && n < 4; k, n = k-1, n+1 {
+		t := v.toks[k]
+		if t == sep {
+			return false
+		}
+		if v.lx.has(classPortion, v.toks, k) || isNumberWord(t) {
+			return true
+		}
+		if !(t == "of" || v.lx.has(classArticle, v.toks, k) || lookupUnit(t, true) != "") {
+			return false
+		}
+	}
+	return false
+}
+
+func isNumberWord(t string) bool {
+	return t != "" && t[0] >= '0' && t[0] <= '9'
+}
+
+// targetBefore reports whether the name at pos is the target of a preposition ("pour over the
+// potatoes", "add to the onions"): the dish being added to, not the ingredient added.
+func (v stepView) targetBefore(pos int) bool {
+	k := pos - 1
+	for k >= 0 && v.lx.has(classArticle, v.toks, k) {
+		k--
+	}
+	return k >= 0 && v.lx.has(classInto, v.toks, k)
+}
+
+// movedOut reports whether the sentence of pos moves something out of the dish after it ("transfer
+// the chicken to a plate", "remove to a board").
+func (v stepView) movedOut(pos int) bool {
+	end := v.sentenceEnd(pos)
+	for k := pos + 1; k < end; k++ {
+		if v.lx.has(classOut, v.toks, k) && k > 0 && (v.lx.has(classArticle, v.toks, k-1) || v.lx.has(classInto, v.toks, k-1)) {
+			return true
+		}
+	}
+	return false
+}
+
+// mixtureAfter reports whether the words from end on name a mixture the mention is part of: "the
+// tomato mixture", "the egg and sugar mixture", "the onion-garlic paste". hitStarts marks where other
+// mentions begin, so a run of foods before the mixture noun is read as one name.
+func (v stepView) mixtureAfter(end int, hitAt func(int) int) bool {
+	for k, n := end, 0; k < len(v.toks) && n < 6; n++ {
+		if v.lx.has(classMix, v.toks, k) {
+			return true
+		}
+		t := v.toks[k]
+		switch {
+		case connectors[t]:
+			k++
+		case hitAt(k) > k:
+			k = hitAt(k)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// isBath reports whether water at [pos, end) is a bath or a boiling medium: "a pot of water", "a
+// water bath", "blanch in boiling water", "an ice bath".
+func (v stepView) isBath(pos, end int) bool {
+	if end < len(v.toks) && v.toks[end] == "bath" {
+		return true
+	}
+	for k := max(0, pos-3); k < pos; k++ {
+		if v.lx.has(classBath, v.toks, k) {
+			return true
+		}
+	}
+	// "in (a pan of) boiling/salted/ice water"
+	k := pos - 1
+	for k >= 0 && (v.toks[k] == "boiling" || v.toks[k] == "salt" || v.toks[k] == "ice" || v.toks[k] == "cold" ||
+		v.toks[k] == "hot" || v.toks[k] == "simmering" || v.lx.has(classArticle, v.toks, k)) {
+		k--
+	}
+	return k < pos-1 && k >= 0 && (v.toks[k] == "in" || v.toks[k] == "into" || v.toks[k] == "under")
+}
+
+// isHeading reports whether a step is a heading pasted as a step ("For the sauce:", "Make the
+// dough"): short, and ending with a colon or opening with a heading word and no verb of the lists.
+func isHeading(text string, v stepView) bool {
+	words := 0
+	for _, t := range v.toks {
+		if t != sep {
+			words++
+		}
+	}
+	if words == 0 || words > 6 {
+		return false
+	}
+	trimmed := strings.TrimSpace(text)
+	if trimmed != "" && trimmed[len(trimmed)-1] == ':' {
+		return true
+	}
+	if v.lx.has(classHeading, v.toks, 0) {
+		for k := 1; k < len(v.toks); k++ {
+			if _, ok := v.verbAt(k, len(v.toks)); ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isPlural reports whether the word at k was written in the plural ("spices", "vegetables").
+func (v stepView) isPlural(k int) bool { return k < len(v.plural) && v.plural[k] }
