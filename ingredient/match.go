@@ -33,6 +33,10 @@ type matchIndex struct {
 	maxLen   int
 	salt     []int // ingredients that are salt or plain pepper, for "season to taste"
 	greasing []int // ingredients listed "for greasing"
+	lang     string
+	// compound holds, outside English, the single-word keys by their last five letters or more, so
+	// a step's "bouillon" finds the "kippenbouillon" line (see scan).
+	compound map[string][]candidate
 	dusting  []int // ingredients listed "for dusting"
 }
 
@@ -71,15 +75,20 @@ func MatchParsed(ingredients []Parsed, steps []string) [][2]int {
 
 // matchLines links parsed ingredient lines, each with its section name, to steps.
 func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int {
-	idx := buildIndex(ingredients)
 	hits := make([][]hit, len(steps))
 	texts := make([]normText, len(steps))
+	for s, step := range steps {
+		texts[s] = normalizeText(step.Text, true)
+	}
+	lang := detectLanguage(texts)
+	idx := buildIndexLang(ingredients, lang)
 	// A bare head noun shared by several ingredients ("the oil" with vegetable oil and sesame oil)
 	// most likely means one the recipe never calls by its full name: the first pass finds those.
 	named := make([]bool, len(ingredients))
-	for s, step := range steps {
-		texts[s] = normalizeText(step.Text, true)
-		hits[s] = idx.scan(texts[s])
+	for s := range steps {
+		stemmed := texts[s]
+		stemmed.words = stemWords(stemmed.words, lang)
+		hits[s] = idx.scan(stemmed)
 		for _, h := range hits[s] {
 			for _, c := range h.cands {
 				if c.kind >= kindSuffix-synonymPenalty {
@@ -88,7 +97,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 		}
 	}
-	lx := lexicons[detectLanguage(texts)]
+	lx := lexicons[lang]
 	secs := newSectionIndex(sections, steps, lx)
 	coll := newCollectives(ingredients, sections, secs, lx)
 	links := make([][2]int, 0, len(ingredients)*2)
@@ -430,6 +439,9 @@ func (idx *matchIndex) scan(text normText) []hit {
 				}
 			}
 		}
+		if bestLen == 0 && idx.lang != "en" {
+			best, bestLen = idx.compoundAt(t)
+		}
 		if bestLen > 0 && i+bestLen < len(toks) {
 			best = dropOtherForms(best, toks[i+bestLen])
 		}
@@ -561,14 +573,18 @@ var partUnits = map[string]bool{unitClove: true, unitStalk: true, unitSprig: tru
 var saltWords = setOf("sea", "kosher", "table", "fine", "flaky", "coarse", "flake", "rock", "maldon")
 var pepperWords = setOf("black", "white", "ground", "cracked", "peppercorn")
 
-func buildIndex(ings []Parsed) *matchIndex {
-	idx := &matchIndex{keys: map[string][]candidate{}, first: map[string]bool{}}
+func buildIndex(ings []Parsed) *matchIndex { return buildIndexLang(ings, "en") }
+
+// buildIndexLang builds the index of a recipe in a language: outside English, words are reduced to
+// their stems (stemWord) and compound words are matched by their parts (see scan).
+func buildIndexLang(ings []Parsed, lang string) *matchIndex {
+	idx := &matchIndex{keys: map[string][]candidate{}, first: map[string]bool{}, lang: lang}
 	for i, p := range ings {
 		if p.Name == "" {
 			continue
 		}
 		seasoning := false
-		for _, alt := range alternatives(normalize(p.Name)) {
+		for _, alt := range alternatives(stemWords(normalize(p.Name), lang)) {
 			w := dropIgnored(alt)
 			seasoning = seasoning || isSaltOrPepper(w)
 			idx.addKeys(i, w, 0)
@@ -767,11 +783,47 @@ func (idx *matchIndex) addKeys(ing int, w []string, penalty int) {
 
 func (idx *matchIndex) add(c candidate, words []string) {
 	idx.put(c, joinWords(words))
+	if idx.lang != "en" && len(words) == 1 && c.kind >= kindHead-synonymPenalty {
+		idx.addCompoundParts(c, words[0])
+	}
 	idx.first[words[0]] = true
 	idx.maxLen = max(idx.maxLen, len(words))
 	if len(words) == 2 {
 		idx.put(c, words[0]+words[1])
 		idx.first[words[0]+words[1]] = true
+	}
+}
+
+// compoundAt matches, outside English, a word of a step that is a compound of a listed food: a
+// word that starts with a single-word key ("citroensap" for the lemon, "Tomatenstücke" for the
+// tomatoes) or ends with the last part of one ("bouillon" for the "Kippenbouillon" line). Parts are
+// at least four letters (five for a last part), so short words never match inside long ones.
+func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
+	if t == sep || len(t) < 5 {
+		return nil, 0
+	}
+	for L := len(t) - 1; L >= 4; L-- {
+		if c, ok := idx.keys[t[:L]]; ok {
+			return c, 1
+		}
+	}
+	if c, ok := idx.compound[t]; ok {
+		return c, 1
+	}
+	return nil, 0
+}
+
+// addCompoundParts records the last parts of a long single-word key, for compoundAt.
+func (idx *matchIndex) addCompoundParts(c candidate, w string) {
+	if len(w) < 8 {
+		return
+	}
+	if idx.compound == nil {
+		idx.compound = map[string][]candidate{}
+	}
+	c.kind = kindHead
+	for k := 3; k+5 <= len(w); k++ {
+		idx.compound[w[k:]] = append(idx.compound[w[k:]], c)
 	}
 }
 

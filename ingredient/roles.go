@@ -265,3 +265,31 @@ func isHeading(text string, v stepView) bool {
 
 // isPlural reports whether the word at k was written in the plural ("spices", "vegetables").
 func (v stepView) isPlural(k int) bool { return k < len(v.plural) && v.plural[k] }
+
+// stemWords returns words reduced to stems in languages other than English, whose nouns inflect by
+// their endings (cipolla/cipolle, Zwiebel/Zwiebeln, limón/limones, tomate/tomates): a word of five
+// letters or more loses one ending, so both forms meet. English words are already singular.
+func stemWords(words []string, lang string) []string {
+	if lang == "en" {
+		return words
+	}
+	out := make([]string, len(words))
+	for k, w := range words {
+		out[k] = stemWord(w)
+	}
+	return out
+}
+
+var stemEndings = []string{"en", "es", "n", "e", "s", "i", "a", "o"}
+
+func stemWord(w string) string {
+	if len(w) < 5 || w == sep {
+		return w
+	}
+	for _, e := range stemEndings {
+		if strings.HasSuffix(w, e) && len(w)-len(e) >= 4 {
+			return w[:len(w)-len(e)]
+		}
+	}
+	return w
+}
