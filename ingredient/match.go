@@ -81,6 +81,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		texts[s] = normalizeText(step.Text, true)
 	}
 	lang := detectLanguage(texts)
+	if lang != "en" {
+		// "l'aglio", "d'huile": the article or preposition is a word of its own.
+		for s, step := range steps {
+			texts[s] = normalizeText(splitElisions(step.Text), true)
+		}
+	}
 	idx := buildIndexLang(ingredients, lang)
 	// A bare head noun shared by several ingredients ("the oil" with vegetable oil and sesame oil)
 	// most likely means one the recipe never calls by its full name: the first pass finds those.
@@ -584,7 +590,19 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			continue
 		}
 		seasoning := false
-		for _, alt := range alternatives(stemWords(normalize(p.Name), lang)) {
+		names := [][]string{normalize(p.Name)}
+		if lang != "en" {
+			plain := normalize(splitElisions(p.Name))
+			names = [][]string{plain}
+			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
+				names = append(names, hf)
+			}
+		}
+		var alts [][]string
+		for _, name := range names {
+			alts = append(alts, alternatives(stemWords(name, lang))...)
+		}
+		for _, alt := range alts {
 			w := dropIgnored(alt)
 			seasoning = seasoning || isSaltOrPepper(w)
 			idx.addKeys(i, w, 0)

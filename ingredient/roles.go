@@ -293,3 +293,71 @@ func stemWord(w string) string {
 	}
 	return w
 }
+
+// splitElisions turns the apostrophe of an elided article or preposition ("l'aglio", "d’huile",
+// "dell'olio") into spaces of the same byte length, so offsets into the text stay valid.
+func splitElisions(text string) string {
+	b := []byte(text)
+	for i := 0; i < len(b); i++ {
+		n := 0
+		switch {
+		case b[i] == '\'':
+			n = 1
+		case i+2 < len(b) && b[i] == 0xe2 && b[i+1] == 0x80 && b[i+2] == 0x99: // ’
+			n = 3
+		default:
+			continue
+		}
+		// The word before is short (l, d, un, dell, qu) and a letter follows.
+		k := i
+		for k > 0 && (b[k-1]|0x20) >= 'a' && (b[k-1]|0x20) <= 'z' {
+			k--
+		}
+		if i-k >= 1 && i-k <= 4 && i+n < len(b) && b[i+n] != ' ' {
+			for j := i; j < i+n; j++ {
+				b[j] = ' '
+			}
+		}
+		i += n - 1
+	}
+	return string(b)
+}
+
+// headFirst drops, outside English, the articles and prepositions a parsed name may start with ("de
+// tagliatelles") and, in languages that put the food first ("olio extravergine di oliva", "semoule
+// de couscous", "aceto di vino"), moves the words after the first preposition before it, so the
+// food's word is the head (last), as the matcher's keys expect.
+func headFirst(words []string, lang string) []string {
+	lx := lexicons[lang]
+	for len(words) > 1 && (lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0)) {
+		words = words[1:]
+	}
+	switch lang {
+	case "es", "it", "fr", "pt":
+	default:
+		return words
+	}
+	end := len(words)
+	for k := 1; k < len(words); k++ {
+		if words[k] == sep || connectors[words[k]] {
+			return words // alternatives: each keeps its order
+		}
+		if romancePrepositions[words[k]] && end == len(words) {
+			end = k
+		}
+	}
+	if len(words) < 2 {
+		return words
+	}
+	// The food first, its qualifiers after: the qualifiers lead, the food is the head.
+	out := make([]string, 0, len(words))
+	for _, w := range words[min(end+1, len(words)):] {
+		if !romancePrepositions[w] && !lx.has(classArticle, []string{w}, 0) {
+			out = append(out, w)
+		}
+	}
+	out = append(out, words[1:end]...)
+	return append(out, words[0])
+}
+
+var romancePrepositions = setOf("de", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "des", "da", "do")
