@@ -55,9 +55,24 @@ func (c *collectives) link(v stepView, hits []hit, used, found []bool, stepSec i
 			k += n - 1
 			continue
 		}
+		// The group is first used together here unless most of it is already in the dish: then the
+		// step moves a bowl ("add the dry ingredients to the butter mixture"). "The remaining
+		// ingredients" are by definition those not used yet.
+		remaining := false
+		for j := max(0, k-3); j < k+n; j++ {
+			remaining = remaining || (v.lx.has(classAll, v.toks, j) && v.toks[j] != "all" && v.lx.has(classPortion, v.toks, j))
+		}
+		usedBefore := 0
 		for _, m := range members {
-			if !used[m] {
-				found[m] = true
+			if used[m] {
+				usedBefore++
+			}
+		}
+		if remaining || 2*usedBefore < len(members) {
+			for _, m := range members {
+				if !used[m] {
+					found[m] = true
+				}
 			}
 		}
 		k += n - 1
@@ -86,9 +101,9 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	lx := v.lx
 	toks := v.toks
 	switch {
-	case lx.has(classSpiceRef, toks, k) && v.isPlural(k):
+	case lx.has(classSpiceRef, toks, k) && (v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1)):
 		return c.kinds[0], 1
-	case lx.has(classVegRef, toks, k) && v.isPlural(k):
+	case lx.has(classVegRef, toks, k) && (v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1)):
 		return c.kinds[1], 1
 	}
 	// "<qualifier> ingredients": find the word "ingredients" within the next three words.

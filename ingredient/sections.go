@@ -1,5 +1,7 @@
 package ingredient
 
+import "strings"
+
 // Sections tie same-name lines to their part of the recipe: the marinade's soy sauce to the
 // marinating step, the dipping sauce's soy sauce to the step that makes the dipping sauce.
 
@@ -36,6 +38,9 @@ func newSectionIndex(sections []string, steps []Line, lx *lexicon) *sectionIndex
 				current = st.Text
 			}
 			name = current
+		}
+		if name == "" {
+			name = leadingPurpose(st.Text, lx)
 		}
 		w := sectionWords(name, lx)
 		si.stepWords = append(si.stepWords, w)
@@ -123,4 +128,18 @@ func (si *sectionIndex) pick(ings []int, s int, v stepView, hits []hit) []int {
 		return ings
 	}
 	return best
+}
+
+// leadingPurpose returns the purpose a step opens with ("For the marinade, whisk …", "Für die
+// Marinade Knoblauch schälen …"): the heading word and up to three words after it, or "".
+func leadingPurpose(text string, lx *lexicon) string {
+	toks := normalize(text)
+	if len(toks) < 3 || !lx.has(classHeading, toks, 0) || toks[0] == "to" {
+		return ""
+	}
+	end := 1
+	for end < len(toks) && end < 4 && toks[end] != sep {
+		end++
+	}
+	return strings.Join(toks[:end], " ")
 }
