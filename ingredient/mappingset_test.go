@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -128,8 +129,24 @@ func TestMappingSetWellFormed(t *testing.T) {
 		if statErr != nil {
 			continue // the corpus lives outside the repository; check sources only where it exists
 		}
-		if _, err := os.Stat(filepath.Join(corpus, r.Source+".json")); err != nil {
+		b, err := os.ReadFile(filepath.Join(corpus, r.Source+".json"))
+		if err != nil {
 			t.Errorf("%s: source %q is not a corpus file", name, r.Source)
+			continue
+		}
+		// The labels index the page's lines and steps, so they must be the page's, verbatim and in order.
+		var page struct {
+			Ingredients  []string `json:"ingredients"`
+			Instructions []string `json:"instructions_list"`
+		}
+		if err := json.Unmarshal(b, &page); err != nil {
+			t.Fatalf("%s: %v", r.Source, err)
+		}
+		if !slices.Equal(r.Ingredients(), page.Ingredients) {
+			t.Errorf("%s: ingredient lines differ from %s", name, r.Source)
+		}
+		if !slices.Equal(r.Steps, page.Instructions) {
+			t.Errorf("%s: steps differ from %s", name, r.Source)
 		}
 	}
 }
