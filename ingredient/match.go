@@ -815,9 +815,9 @@ func (idx *matchIndex) add(c candidate, words []string) {
 // compoundAt matches, outside English, a word of a step that is a compound of a listed food: a
 // word that starts with a single-word key ("citroensap" for the lemon, "Tomatenstücke" for the
 // tomatoes) or ends with the last part of one ("bouillon" for the "Kippenbouillon" line). Parts are
-// at least four letters (five for a last part), so short words never match inside long ones.
+// at least four letters, so short words never match inside long ones.
 func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
-	if t == sep || len(t) < 5 {
+	if t == sep || len(t) < 4 {
 		return nil, 0
 	}
 	for L := len(t) - 1; L >= 4; L-- {
@@ -840,7 +840,7 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 		idx.compound = map[string][]candidate{}
 	}
 	c.kind = kindHead
-	for k := 3; k+5 <= len(w); k++ {
+	for k := 3; k+4 <= len(w); k++ {
 		idx.compound[w[k:]] = append(idx.compound[w[k:]], c)
 	}
 }

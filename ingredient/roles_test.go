@@ -1,0 +1,105 @@
+package ingredient
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestMatchRoles covers the rules of the "in hand" reading one by one (testdata/mapping/README.md),
+// each on a small recipe, comparing the whole set of links.
+func TestMatchRoles(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		r    Recipe
+		want [][2]int
+	}{
+		{
+			name: "condition and doneness cues are not uses",
+			r: recipe([]string{"1 lb broccoli", "2 tbsp oil"},
+				"Heat the oil and add the broccoli.", "Cook until the broccoli is tender."),
+			want: [][2]int{{0, 0}, {1, 0}},
+		},
+		{
+			name: "a mixture names no line; flipping what is in the dish is not a use",
+			r: recipe([]string{"2 tomatoes", "1 onion", "4 chicken thighs"},
+				"Blend the tomatoes and onion.", "Brown the chicken.", "Flip the chicken and pour the tomato mixture over."),
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}},
+		},
+		{
+			name: "discarding is not a use; the remaining portion is",
+			r: recipe([]string{"2 bay leaves", "2 cups flour"},
+				"Simmer the bay leaves in the milk with half of the flour.", "Discard the bay leaves and whisk in the remaining flour."),
+			want: [][2]int{{0, 0}, {1, 0}, {1, 1}},
+		},
+		{
+			name: "bring back: a use verb links an ingredient cooked before",
+			r: recipe([]string{"1 lb prawns", "1 onion"},
+				"Fry the prawns and set aside.", "Fry the onion.", "Return the prawns to the pan."),
+			want: [][2]int{{0, 0}, {0, 2}, {1, 1}},
+		},
+		{
+			name: "water as a bath is not linked",
+			r: recipe([]string{"1 cup water", "200 g noodles"},
+				"Bring a pot of water to a boil and cook the noodles.", "Stir the water into the sauce."),
+			want: [][2]int{{0, 1}, {1, 0}},
+		},
+		{
+			name: "a heading pasted as a step links nothing",
+			r:    recipe([]string{"1 cup sugar"}, "For the sugar syrup:", "Melt the sugar."),
+			want: [][2]int{{0, 1}},
+		},
+		{
+			name: "dry ingredients: linked where first used together, not where the bowl moves",
+			r: recipe([]string{"2 cups flour", "1 tsp baking soda", "2 eggs", "1 cup milk"},
+				"Whisk together the dry ingredients.", "Beat the eggs with the milk.", "Add the dry ingredients to the egg mixture."),
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {3, 1}},
+		},
+		{
+			name: "the marinade ingredients are the marinade section's lines",
+			r: Recipe{
+				Ingredients: []Line{{"2 tbsp soy sauce", "Marinade"}, {"1 tsp sugar", "Marinade"}, {"1 lb chicken", ""}},
+				Steps:       []Line{{Text: "Whisk the marinade ingredients."}, {Text: "Marinate the chicken in the marinade."}},
+			},
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}},
+		},
+		{
+			name: "same-name lines go to their own section's steps",
+			r: Recipe{
+				Ingredients: []Line{{"2 tbsp soy sauce", "Marinade"}, {"1 lb beef", "Marinade"}, {"1 tbsp soy sauce", "Dip"}, {"1 tsp vinegar", "Dip"}},
+				Steps: []Line{{Text: "For the dip, mix the soy sauce and vinegar."},
+					{Text: "Toss the beef with the soy sauce.", Section: "Marinade"}},
+			},
+			want: [][2]int{{0, 1}, {1, 1}, {2, 0}, {3, 0}},
+		},
+		{
+			name: "inflected forms outside English",
+			r: recipe([]string{"2 cipolle", "olio extravergine di oliva"},
+				"Tritate la cipolla e fatela rosolare con l'olio.", "Girate le cipolle."),
+			want: [][2]int{{0, 0}, {1, 0}},
+		},
+		{
+			name: "German compounds and a condition clause",
+			r: recipe([]string{"2 Zwiebeln", "1 Liter Gemüsebrühe"},
+				"Die Zwiebeln schneiden und in der Brühe kochen, bis die Zwiebelstücke weich sind."),
+			want: [][2]int{{0, 0}, {1, 0}},
+		},
+	}
+	for _, tt := range tests {
+		got := MatchRecipe(tt.r)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func recipe(ings []string, steps ...string) Recipe {
+	var r Recipe
+	for _, l := range ings {
+		r.Ingredients = append(r.Ingredients, Line{Text: l})
+	}
+	for _, s := range steps {
+		r.Steps = append(r.Steps, Line{Text: s})
+	}
+	return r
+}
