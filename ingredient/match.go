@@ -248,8 +248,8 @@ func isWaterLine(p Parsed) bool {
 // hit is one span of a step and the candidates for it.
 type hit struct {
 	cands  []candidate
-	pos    int // first word of the span in the step's normalized words
-	end    int // the word after the span
+	pos    int  // first word of the span in the step's normalized words
+	end    int  // the word after the span
 	plural bool // "the cheeses", "the onions": may mean several ingredients
 	start  int  // byte offset of the span in the step
 }

@@ -43,8 +43,8 @@ func detectLanguage(steps []normText) string {
 type stepView struct {
 	toks   []string
 	plural []bool
-	stop []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
-	lx   *lexicon
+	stop   []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
+	lx     *lexicon
 }
 
 func newStepView(text string, n normText, lx *lexicon) stepView {
