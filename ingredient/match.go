@@ -200,7 +200,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		return r
 	}
 	verb, _, hasVerb := v.verbBefore(h.pos)
-	if hasVerb && verb == classDiscard {
+	if hasVerb && verb == classDiscard && !v.afterFrom(h.pos) {
 		r.blocked = true
 		return r
 	}

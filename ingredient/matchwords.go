@@ -40,7 +40,7 @@ var partNouns = setOf("weed", "ring", "thread", "thigh", "breast", "drumstick", 
 	"cutlet", "chop", "shank", "shoulder", "chuck", "brisket", "belly", "rib", "clove", "stalk", "sprig",
 	"leaf", "floret", "zest", "juice", "rind", "peel", "yolk", "white", "half", "wedge", "segment", "kernel",
 	"spear", "tip", "bulb", "head", "heart", "cube", "seed", "pod", "piece", "slice", "strip", "stem", "ear",
-	"crown", "round")
+	"crown", "round", "root")
 
 // modifierHeads are heads whose modifier also names the food: "cheddar cheese" is "the cheddar",
 // "tomato paste" may be "the tomato" when no tomatoes are listed, "soba noodles" are "the soba".
@@ -168,7 +168,7 @@ var spices = [][]string{
 	{"curry", "powder"}, {"fenugreek"}, {"sumac"}, {"five", "spice"}, {"saffron"}, {"ground", "ginger"},
 	{"ground", "coriander"}, {"coriander", "seed"}, {"ground", "clove"}, {"mustard", "seed"}, {"fennel", "seed"},
 	{"cumin", "seed"}, {"za", "atar"}, {"zaatar"}, {"chipotle", "powder"}, {"mace"}, {"star", "anise"},
-	{"anise"}, {"spice"}, {"ground", "allspice"}, {"garlic", "powder"}, {"onion", "powder"},
+	{"anise"}, {"spice"}, {"masala"}, {"ground", "allspice"}, {"garlic", "powder"}, {"onion", "powder"},
 }
 
 func headIn(set map[string]bool) func([]string) bool {

@@ -95,8 +95,24 @@ func (v stepView) isVerbAt(class wordClass, k int) int {
 	if k+n < len(v.toks) && v.toks[k+n] == "of" {
 		return 0
 	}
+	if v.lx == lexicons["en"] && k > 0 && !opensClause(v.toks[k-1]) {
+		// English imperatives open their clause: "sourdough discard" and "the cream cheese mix" are
+		// nouns.
+		return 0
+	}
 	return n
 }
+
+// opensClause reports whether an English imperative may follow the word: a punctuation mark, a
+// conjunction, or an adverb ("then", "gently", "you can").
+func opensClause(prev string) bool {
+	return prev == sep || connectors[prev] || clauseOpeners[prev] || strings.HasSuffix(prev, "ly")
+}
+
+var clauseOpeners = setOf("then", "to", "also", "now", "finally", "first", "next", "just", "you", "we", "can",
+	"will", "should", "please", "and", "or", "again", "well", "together", "meanwhile", "lastly", "afterwards",
+	"later", "still", "carefully", "gently", "quickly", "slowly", "immediately", "evenly", "generously",
+	"i", "simply", "always", "once", "until", "when", "while", "before", "after", "need", "may", "let", "help")
 
 // verbBefore returns the class of the verb governing the words at pos: the nearest use, move or
 // discard verb before it in its sentence, or failing that (German and Dutch put the verb last) the
@@ -180,7 +196,22 @@ func (v stepView) targetBefore(pos int) bool {
 	for k >= 0 && v.lx.has(classArticle, v.toks, k) {
 		k--
 	}
-	return k >= 0 && v.lx.has(classInto, v.toks, k)
+	if k < 0 || !v.lx.has(classInto, v.toks, k) {
+		return false
+	}
+	// "sprinkle over the seeds", "stir in the cream": the preposition is the verb's particle.
+	_, isVerb := v.verbAt(max(0, k-1), k)
+	return k == 0 || !isVerb
+}
+
+// afterFrom reports whether the name at pos follows "from" or "of" ("remove the skin from the
+// chicken"): the food a discard verb works on, not what it discards.
+func (v stepView) afterFrom(pos int) bool {
+	k := pos - 1
+	for k >= 0 && v.lx.has(classArticle, v.toks, k) {
+		k--
+	}
+	return k >= 0 && (v.toks[k] == "from" || v.toks[k] == "of" || v.toks[k] == "off")
 }
 
 // movedOut reports whether the sentence of pos moves something out of the dish after it ("transfer
@@ -233,7 +264,12 @@ func (v stepView) isBath(pos, end int) bool {
 		v.toks[k] == "hot" || v.toks[k] == "simmering" || v.lx.has(classArticle, v.toks, k)) {
 		k--
 	}
-	return k < pos-1 && k >= 0 && (v.toks[k] == "in" || v.toks[k] == "into" || v.toks[k] == "under")
+	if k >= pos-1 || k < 0 || !(v.toks[k] == "in" || v.toks[k] == "into" || v.toks[k] == "under") {
+		return false
+	}
+	// "pour in the hot water": the preposition is the verb's particle, the water is added.
+	_, isVerb := v.verbAt(max(0, k-1), k)
+	return k == 0 || !isVerb
 }
 
 // isHeading reports whether a step is a heading pasted as a step ("For the sauce:", "Make the
