@@ -137,18 +137,45 @@ func (c *collectives) resolve(v stepView, qual, after []string, stepSec int) []i
 			return c.secs.lines[sec]
 		}
 	}
-	for i := range qual {
+	named := false // the qualifier names a part of the recipe ("the salad ingredients")
+	for i, w := range qual {
 		switch {
 		case lx.has(classDryRef, qual, i):
 			return c.kindOrSection(2, classDryRef)
 		case lx.has(classWetRef, qual, i):
 			return c.kindOrSection(3, classWetRef)
+		case !lx.has(classAll, qual, i) && !lx.has(classArticle, qual, i) && !lx.has(classFiller, qual, i) &&
+			!lx.has(classPortion, qual, i) && w != "of" && !isNumberWord(w):
+			named = true
 		}
 	}
-	if stepSec >= 0 {
+	if stepSec < 0 {
+		stepSec = c.sectionNamedIn(v)
+	}
+	switch {
+	case stepSec >= 0:
 		return c.secs.lines[stepSec]
+	case named:
+		// A part the ingredient list does not name as a section: its lines are named one by one.
+		return nil
 	}
 	return c.all
+}
+
+// sectionNamedIn returns the section whose whole significant name a step uses ("Prepare the spicy
+// ranch. Add all ingredients…"), or -1.
+func (c *collectives) sectionNamedIn(v stepView) int {
+	for sec, name := range c.names {
+		if len(name) == 0 {
+			continue
+		}
+		for k := 0; k+len(name) <= len(v.toks); k++ {
+			if equalWords(v.toks[k:k+len(name)], name) {
+				return sec
+			}
+		}
+	}
+	return -1
 }
 
 // kindOrSection returns the section named by the kind's word ("Dry ingredients") when the recipe has

@@ -39,6 +39,10 @@ const (
 	classSpiceRef
 	classVegRef
 	classFiller
+	classMixVerb
+	classAside
+	classOverVerb
+	classExcess
 	numClasses
 )
 
@@ -48,7 +52,8 @@ var classNames = map[string]wordClass{
 	"article": classArticle, "gather": classGather, "ingredients": classIngredients, "all": classAll,
 	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
-	"filler": classFiller,
+	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
+	"excess": classExcess,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

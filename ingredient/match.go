@@ -108,7 +108,8 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	coll := newCollectives(ingredients, sections, secs, lx)
 	links := make([][2]int, 0, len(ingredients)*2)
 	found := make([]bool, len(ingredients))
-	used := make([]bool, len(ingredients)) // linked to an earlier step: already in the dish
+	st := &dishState{used: make([]bool, len(ingredients)), aside: make([]bool, len(ingredients))}
+	used := st.used
 	for s, step := range steps {
 		view := newStepView(step.Text, texts[s], lx)
 		if isHeading(step.Text, view) {
@@ -131,7 +132,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 			switch {
 			case len(ings) == 1:
-				if r.linked(ings[0], used) {
+				if r.linked(ings[0], st) {
 					anchors = append(anchors, ings[0])
 				}
 			case kind != kindHypernym && (!h.plural || kind >= kindFull-synonymPenalty):
@@ -142,7 +143,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				continue
 			}
 			for _, ing := range ings {
-				if r.linked(ing, used) && !(r.water && isWaterLine(ingredients[ing])) {
+				if r.linked(ing, st) && !(r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
 				}
 			}
@@ -151,7 +152,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			ings := secs.pick(p.ings, s, view, hits[s])
 			ings = preferUnused(ings, used, p.r.portion)
 			for _, ing := range nearest(ings, anchors) {
-				if p.r.linked(ing, used) && !(p.r.water && isWaterLine(ingredients[ing])) {
+				if p.r.linked(ing, st) && !(p.r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
 				}
 			}
@@ -163,8 +164,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				links = append(links, [2]int{ing, s})
 			}
 		}
+		aside := view.asideIn()
 		for ing, ok := range found {
-			used[ing] = used[ing] || ok
+			if ok {
+				used[ing] = true
+				st.aside[ing] = aside
+			}
 		}
 	}
 	slices.SortFunc(links, func(a, b [2]int) int {
@@ -181,16 +186,23 @@ type mentionRole struct {
 	blocked bool // a condition, a mixture, a discard: never a link
 	reuse   bool // a portion or a use verb: a link even when the ingredient is already in the dish
 	portion bool // "the remaining flour", "half of the cheese"
+	mixBack bool // the object of a mixing verb: brings back an ingredient set aside
 	water   bool // water named as a bath or boiling medium
 }
 
 // linked decides whether a mention with this role links ingredient ing: never when blocked; the
 // first time the ingredient appears; again only when the step puts it (or a portion of it) in.
-func (r mentionRole) linked(ing int, used []bool) bool {
+func (r mentionRole) linked(ing int, st *dishState) bool {
 	if r.blocked {
 		return false
 	}
-	return !used[ing] || r.reuse
+	return !st.used[ing] || r.reuse || r.mixBack && st.aside[ing]
+}
+
+// dishState is what the steps read so far did with each line: used (linked to an earlier step, so
+// in the dish or prepared) and aside (its last step set it aside for later).
+type dishState struct {
+	used, aside []bool
 }
 
 func readRole(v stepView, h hit, hitEnd []int) mentionRole {
@@ -199,13 +211,19 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		r.blocked = true
 		return r
 	}
-	verb, _, hasVerb := v.verbBefore(h.pos)
+	verb, at, hasVerb := v.verbBefore(h.pos)
 	if hasVerb && verb == classDiscard && !v.afterFrom(h.pos) {
 		r.blocked = true
 		return r
 	}
+	if v.excessBefore(h.pos) {
+		r.blocked = true
+		return r
+	}
 	r.portion = v.portionBefore(h.pos)
-	r.reuse = r.portion || (hasVerb && verb == classUse && !v.targetBefore(h.pos) && !v.movedOut(h.end))
+	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end)
+	r.reuse = r.portion || (object && (verb == classUse || verb == classMixVerb))
+	r.mixBack = object && verb == classMixVerb
 	r.water = v.isBath(h.pos, h.end)
 	return r
 }

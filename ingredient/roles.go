@@ -139,7 +139,7 @@ func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
 // verbAt reads a verb at k whose phrase ends before limit. A discard phrase ("shake off") wins over
 // its first word as a move, a use phrase ("stir in") over a move word ("stir").
 func (v stepView) verbAt(k, limit int) (wordClass, bool) {
-	for _, c := range []wordClass{classDiscard, classUse, classMove} {
+	for _, c := range []wordClass{classDiscard, classUse, classMixVerb, classMove} {
 		if n := v.isVerbAt(c, k); n > 0 && k+n <= limit {
 			return c, true
 		}
@@ -199,9 +199,58 @@ func (v stepView) targetBefore(pos int) bool {
 	if k < 0 || !v.lx.has(classInto, v.toks, k) {
 		return false
 	}
-	// "sprinkle over the seeds", "stir in the cream": the preposition is the verb's particle.
-	_, isVerb := v.verbAt(max(0, k-1), k)
-	return k == 0 || !isVerb
+	// "stir in the cream", "sprinkle over the seeds": the preposition is the verb's particle.
+	if k > 0 && (v.toks[k] == "in" && v.isVerbAnyAt(k-1) || v.toks[k] == "over" && v.lx.has(classOverVerb, v.toks, k-1)) {
+		return false
+	}
+	return true
+}
+
+// isVerbAnyAt reports whether a verb of the lists is at k.
+func (v stepView) isVerbAnyAt(k int) bool {
+	_, ok := v.verbAt(k, k+1)
+	return ok
+}
+
+// directObject reports whether the name at pos is the object of the verb at verb: no preposition
+// between them ("return the beef to the pan" has the beef as object; "transfer to the dish on top of
+// the sausage" has the sausage as a place).
+func (v stepView) directObject(verb, pos int) bool {
+	for k := verb + 1; k < pos; k++ {
+		if v.lx.has(classInto, v.toks, k) || v.toks[k] == "of" || v.toks[k] == "with" || v.toks[k] == "from" {
+			if v.toks[k] == "in" && k == verb+1 {
+				continue // "stir in the cream"
+			}
+			if v.toks[k] == "over" && v.lx.has(classOverVerb, v.toks, verb) {
+				continue
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// asideIn reports whether a step puts what it cooks aside for later ("set aside", "reserve").
+func (v stepView) asideIn() bool {
+	for k := range v.toks {
+		if v.lx.has(classAside, v.toks, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// excessBefore reports whether "excess" precedes the name at pos: a leftover to get rid of.
+func (v stepView) excessBefore(pos int) bool {
+	for k, n := pos-1, 0; k >= 0 && n < 3; k, n = k-1, n+1 {
+		if v.lx.has(classExcess, v.toks, k) {
+			return true
+		}
+		if v.toks[k] == sep {
+			return false
+		}
+	}
+	return false
 }
 
 // afterFrom reports whether the name at pos follows "from" or "of" ("remove the skin from the
@@ -286,6 +335,11 @@ func isHeading(text string, v stepView) bool {
 	}
 	trimmed := strings.TrimSpace(text)
 	if trimmed != "" && trimmed[len(trimmed)-1] == ':' {
+		return true
+	}
+	// A title pasted as a step: a few words, no sentence punctuation ("Marinate The Meat",
+	// "cooking-eggplant", "Make the Chili Paste").
+	if words <= 4 && trimmed != "" && !strings.ContainsAny(trimmed, ".!?,;()0123456789") {
 		return true
 	}
 	if v.lx.has(classHeading, v.toks, 0) {
