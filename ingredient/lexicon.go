@@ -43,6 +43,7 @@ const (
 	classAside
 	classOverVerb
 	classExcess
+	classMeasure
 	numClasses
 )
 
@@ -53,7 +54,7 @@ var classNames = map[string]wordClass{
 	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
 	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
-	"excess": classExcess,
+	"excess": classExcess, "measure": classMeasure,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

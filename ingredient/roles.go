@@ -419,7 +419,7 @@ func splitElisions(text string) string {
 // food's word is the head (last), as the matcher's keys expect.
 func headFirst(words []string, lang string) []string {
 	lx := lexicons[lang]
-	for len(words) > 1 && (lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0)) {
+	for len(words) > 1 && (lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0) || lx.has(classMeasure, words, 0)) {
 		words = words[1:]
 	}
 	switch lang {
