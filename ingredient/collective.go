@@ -1,5 +1,7 @@
 package ingredient
 
+import "slices"
+
 // Collective references name several lines at once: "the dry ingredients", "the marinade
 // ingredients", "all the spices", "the remaining ingredients", "todos los ingredientes". They link
 // every member in the step where the members are first used together; a later reference to the
@@ -96,35 +98,52 @@ func (c *collectives) blocked(v stepView, k, end int) bool {
 	return ok && verb == classDiscard
 }
 
-// at reads a collective reference starting at toks[k]: its members and its length in words.
+// at reads a collective reference at toks[k]: its members and its length in words. A reference is
+// "ingredients" with its qualifier before it ("the marinade ingredients", "all the ingredients for
+// the sauce"), a kind ("all the spices", "the vegetables", "the rub spices"), or the name of an
+// ingredient section that is not a mixture ("add the toppings", "stir in the taco seasoning").
 func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	lx := v.lx
 	toks := v.toks
-	switch {
-	case lx.has(classSpiceRef, toks, k) && (v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1)):
-		return c.kinds[0], 1
-	case lx.has(classVegRef, toks, k) && (v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1)):
-		return c.kinds[1], 1
-	}
-	// "<qualifier> ingredients": find the word "ingredients" within the next three words.
-	for j := k; j < len(toks) && j <= k+3; j++ {
-		if toks[j] == sep {
-			return nil, 0
+	if n := lx.at(classIngredients, toks, k); n > 0 {
+		q := k
+		for q > 0 && k-q < 3 && toks[q-1] != sep && !v.isVerbAnyAt(q-1) && !lx.has(classInto, toks, q-1) {
+			q--
 		}
-		n := lx.at(classIngredients, toks, j)
-		if n == 0 {
-			continue
-		}
-		end := j + n
-		qual := toks[k:j]
 		// "the ingredients for the sauce", "los ingredientes de la salsa"
 		var after []string
-		for i := end; i < len(toks) && i < end+4 && toks[i] != sep; i++ {
+		for i := k + n; i < len(toks) && i < k+n+4 && toks[i] != sep; i++ {
 			after = append(after, toks[i])
 		}
-		return c.resolve(v, qual, after, stepSec), end - k
+		return c.resolve(v, toks[q:k], after, stepSec), n
+	}
+	if sec, n := c.sectionAt(toks, k); n > 0 {
+		return c.secs.lines[sec], n
+	}
+	collective := v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1)
+	switch {
+	case lx.has(classSpiceRef, toks, k) && collective:
+		return c.kinds[0], 1
+	case lx.has(classVegRef, toks, k) && collective:
+		return c.kinds[1], 1
 	}
 	return nil, 0
+}
+
+// sectionAt matches the significant words of a section's name at toks[k] ("taco seasoning",
+// "toppings") when the name is a group of separate items. A mixture ("the marinade", "the sauce")
+// or the dish ("the salad") is not: its lines are not in hand where it is poured or served.
+func (c *collectives) sectionAt(toks []string, k int) (int, int) {
+	for sec, name := range c.names {
+		if len(name) == 0 || k+len(name) > len(toks) || !equalWords(toks[k:k+len(name)], name) {
+			continue
+		}
+		if !c.lx.has(classGroup, name, len(name)-1) {
+			continue
+		}
+		return sec, len(name)
+	}
+	return -1, 0
 }
 
 // resolve returns the members a qualifier of "ingredients" names: a section by its name ("the
@@ -143,7 +162,7 @@ func (c *collectives) resolve(v stepView, qual, after []string, stepSec int) []i
 		case lx.has(classDryRef, qual, i):
 			return c.kindOrSection(2, classDryRef)
 		case lx.has(classWetRef, qual, i):
-			return c.kindOrSection(3, classWetRef)
+			return c.wet(stepSec)
 		case !lx.has(classAll, qual, i) && !lx.has(classArticle, qual, i) && !lx.has(classFiller, qual, i) &&
 			!lx.has(classPortion, qual, i) && w != "of" && !isNumberWord(w):
 			named = true
@@ -162,20 +181,23 @@ func (c *collectives) resolve(v stepView, qual, after []string, stepSec int) []i
 	return c.all
 }
 
-// sectionNamedIn returns the section whose whole significant name a step uses ("Prepare the spicy
-// ranch. Add all ingredients…"), or -1.
+// sectionNamedIn returns the one section whose name shares the most words with a step ("Prepare
+// the spicy ranch. Add all ingredients…" for "Jalapeno Ranch Sauce"), or -1 when none or a tie.
 func (c *collectives) sectionNamedIn(v stepView) int {
+	best, bestN, tie := -1, 0, false
 	for sec, name := range c.names {
-		if len(name) == 0 {
-			continue
-		}
-		for k := 0; k+len(name) <= len(v.toks); k++ {
-			if equalWords(v.toks[k:k+len(name)], name) {
-				return sec
-			}
+		n := overlap(name, v.toks)
+		switch {
+		case n > bestN:
+			best, bestN, tie = sec, n, false
+		case n == bestN && n > 0:
+			tie = true
 		}
 	}
-	return -1
+	if tie {
+		return -1
+	}
+	return best
 }
 
 // kindOrSection returns the section named by the kind's word ("Dry ingredients") when the recipe has
@@ -189,4 +211,27 @@ func (c *collectives) kindOrSection(kind int, ref wordClass) []int {
 		}
 	}
 	return c.kinds[kind]
+}
+
+// wet returns the wet ingredients: a section named for them, else the lines of the step's section
+// (or the recipe) that are not dry ones (eggs, milk, butter, sweeteners, extracts, zest).
+func (c *collectives) wet(stepSec int) []int {
+	for sec, name := range c.names {
+		for i := range name {
+			if c.lx.has(classWetRef, name, i) {
+				return c.secs.lines[sec]
+			}
+		}
+	}
+	lines := c.all
+	if stepSec >= 0 {
+		lines = c.secs.lines[stepSec]
+	}
+	var out []int
+	for _, l := range lines {
+		if !slices.Contains(c.kinds[2], l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -44,6 +44,7 @@ const (
 	classOverVerb
 	classExcess
 	classMeasure
+	classGroup
 	numClasses
 )
 
@@ -54,7 +55,7 @@ var classNames = map[string]wordClass{
 	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
 	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
-	"excess": classExcess, "measure": classMeasure,
+	"excess": classExcess, "measure": classMeasure, "group": classGroup,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

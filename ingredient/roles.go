@@ -339,7 +339,7 @@ func isHeading(text string, v stepView) bool {
 	}
 	// A title pasted as a step: a few words, no sentence punctuation ("Marinate The Meat",
 	// "cooking-eggplant", "Make the Chili Paste").
-	if words <= 4 && trimmed != "" && !strings.ContainsAny(trimmed, ".!?,;()0123456789") {
+	if words <= 6 && trimmed != "" && !strings.ContainsAny(trimmed, ".!?,;()0123456789") && (words <= 2 || titleCase(trimmed)) {
 		return true
 	}
 	if v.lx.has(classHeading, v.toks, 0) {
@@ -451,3 +451,19 @@ func headFirst(words []string, lang string) []string {
 }
 
 var romancePrepositions = setOf("de", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "des", "da", "do")
+
+// titleCase reports whether most words of a short text start with a capital ("Make the Chili
+// Paste"), as titles do and sentences do not.
+func titleCase(text string) bool {
+	caps, n := 0, 0
+	for _, w := range strings.Fields(text) {
+		if len(w) <= 3 {
+			continue // the, of, al, de
+		}
+		n++
+		if r := w[0]; r >= 'A' && r <= 'Z' {
+			caps++
+		}
+	}
+	return n > 0 && 2*caps > n
+}

@@ -133,8 +133,14 @@ func (si *sectionIndex) pick(ings []int, s int, v stepView, hits []hit) []int {
 // leadingPurpose returns the purpose a step opens with ("For the marinade, whisk …", "Für die
 // Marinade Knoblauch schälen …"): the heading word and up to three words after it, or "".
 func leadingPurpose(text string, lx *lexicon) string {
+	// "Make the glaze: whisk …", "Assemble the Salad: toss …": a title before a colon.
+	if i := strings.IndexByte(text, ':'); i > 0 && len(strings.Fields(text[:i])) <= 5 {
+		return text[:i]
+	}
 	toks := normalize(text)
-	if len(toks) < 3 || !lx.has(classHeading, toks, 0) || toks[0] == "to" {
+	if len(toks) >= 3 && toks[0] == "to" && (toks[1] == "make" || toks[1] == "prepare") {
+		toks = toks[1:]
+	} else if len(toks) < 3 || !lx.has(classHeading, toks, 0) || toks[0] == "to" {
 		return ""
 	}
 	end := 1
