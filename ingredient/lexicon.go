@@ -45,6 +45,8 @@ const (
 	classExcess
 	classMeasure
 	classGroup
+	classPrep
+	classCook
 	numClasses
 )
 
@@ -55,7 +57,7 @@ var classNames = map[string]wordClass{
 	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
 	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
-	"excess": classExcess, "measure": classMeasure, "group": classGroup,
+	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

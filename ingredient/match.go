@@ -108,7 +108,8 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	coll := newCollectives(ingredients, sections, secs, lx)
 	links := make([][2]int, 0, len(ingredients)*2)
 	found := make([]bool, len(ingredients))
-	st := &dishState{used: make([]bool, len(ingredients)), aside: make([]bool, len(ingredients))}
+	n := len(ingredients)
+	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), aside: make([]bool, n), prepOnly: make([]bool, n)}
 	used := st.used
 	for s, step := range steps {
 		view := newStepView(step.Text, texts[s], lx)
@@ -116,6 +117,9 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			continue
 		}
 		clear(found)
+		for i := range st.prepOnly {
+			st.prepOnly[i] = true
+		}
 		hitEnd := hitEnds(hits[s], len(view.toks))
 		var anchors []int
 		type pending struct {
@@ -145,6 +149,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			for _, ing := range ings {
 				if r.linked(ing, st) && !(r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
+					st.prepOnly[ing] = st.prepOnly[ing] && r.prep
 				}
 			}
 		}
@@ -154,6 +159,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			for _, ing := range nearest(ings, anchors) {
 				if p.r.linked(ing, st) && !(p.r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
+					st.prepOnly[ing] = st.prepOnly[ing] && p.r.prep
 				}
 			}
 		}
@@ -169,6 +175,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			if ok {
 				used[ing] = true
 				st.aside[ing] = aside
+				st.inDish[ing] = st.inDish[ing] || !st.prepOnly[ing]
 			}
 		}
 	}
@@ -187,6 +194,8 @@ type mentionRole struct {
 	reuse   bool // a portion or a use verb: a link even when the ingredient is already in the dish
 	portion bool // "the remaining flour", "half of the cheese"
 	mixBack bool // the object of a mixing verb: brings back an ingredient set aside
+	prep    bool // under a prep verb: the ingredient is worked on, not yet in the dish
+	cook    bool // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool // water named as a bath or boiling medium
 }
 
@@ -196,13 +205,15 @@ func (r mentionRole) linked(ing int, st *dishState) bool {
 	if r.blocked {
 		return false
 	}
-	return !st.used[ing] || r.reuse || r.mixBack && st.aside[ing]
+	return !st.used[ing] || r.reuse || r.mixBack && st.aside[ing] || r.cook && !st.inDish[ing]
 }
 
-// dishState is what the steps read so far did with each line: used (linked to an earlier step, so
-// in the dish or prepared) and aside (its last step set it aside for later).
+// dishState is what the steps read so far did with each line: used (linked to an earlier step),
+// inDish (used other than by a prep verb: combined or cooked) and aside (its last step set it aside
+// for later).
 type dishState struct {
-	used, aside []bool
+	used, inDish, aside []bool
+	prepOnly            []bool // this step: every mention that linked the line was under a prep verb
 }
 
 func readRole(v stepView, h hit, hitEnd []int) mentionRole {
@@ -222,7 +233,9 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	}
 	r.portion = v.portionBefore(h.pos)
 	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end)
-	r.reuse = r.portion || (object && (verb == classUse || verb == classMixVerb))
+	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb))
+	r.prep = hasVerb && verb == classPrep
+	r.cook = object && verb == classCook
 	r.mixBack = object && verb == classMixVerb
 	r.water = v.isBath(h.pos, h.end)
 	return r

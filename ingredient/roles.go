@@ -139,7 +139,7 @@ func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
 // verbAt reads a verb at k whose phrase ends before limit. A discard phrase ("shake off") wins over
 // its first word as a move, a use phrase ("stir in") over a move word ("stir").
 func (v stepView) verbAt(k, limit int) (wordClass, bool) {
-	for _, c := range []wordClass{classDiscard, classUse, classMixVerb, classMove} {
+	for _, c := range []wordClass{classDiscard, classUse, classPrep, classMixVerb, classCook, classMove} {
 		if n := v.isVerbAt(c, k); n > 0 && k+n <= limit {
 			return c, true
 		}
