@@ -29,7 +29,7 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 		c.all = append(c.all, i)
 		w := normalize(p.Name)
 		for k, kind := range []wordClass{kindSpice, kindVegetable, kindDry, kindWet} {
-			if lx.contains(kind, w) {
+			if lx.contains(kind, w) || lx != lexicons["en"] && lx.containsPrefix(kind, w) {
 				c.kinds[k] = append(c.kinds[k], i)
 			}
 		}
@@ -123,11 +123,31 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	collective := v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1)
 	switch {
 	case lx.has(classSpiceRef, toks, k) && collective:
-		return c.kinds[0], 1
+		return densestRun(c.kinds[0]), 1
 	case lx.has(classVegRef, toks, k) && collective:
-		return c.kinds[1], 1
+		return densestRun(c.kinds[1]), 1
 	}
 	return nil, 0
+}
+
+// densestRun keeps, of the lines of a kind, the run listed together: recipes list ingredients in
+// the order they are used, so "all the vegetables" of a soup are the vegetables listed with each
+// other, not the mushrooms listed with the sauce. Lines more than three apart start a new run; the
+// run with the most lines wins, the earliest on a tie.
+func densestRun(lines []int) []int {
+	if len(lines) < 2 {
+		return lines
+	}
+	best, start := lines[:1], 0
+	for i := 1; i <= len(lines); i++ {
+		if i == len(lines) || lines[i]-lines[i-1] > 3 {
+			if i-start > len(best) {
+				best = lines[start:i]
+			}
+			start = i
+		}
+	}
+	return best
 }
 
 // sectionAt matches the significant words of a section's name at toks[k] ("taco seasoning",

@@ -204,3 +204,21 @@ func (lx *lexicon) contains(class wordClass, words []string) bool {
 	}
 	return false
 }
+
+// containsPrefix reports whether a word of words starts with a one-word class entry of three letters
+// or more: the compounds of languages that join words ("Preistengels" is a leek).
+func (lx *lexicon) containsPrefix(class wordClass, words []string) bool {
+	if lx == nil {
+		return false
+	}
+	for _, w := range words {
+		for first, phs := range lx.exact[class] {
+			for _, ph := range phs {
+				if len(ph.words) == 1 && len(first) >= 3 && len(w) > len(first) && strings.HasPrefix(w, first) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

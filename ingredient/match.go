@@ -874,6 +874,10 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	for k := 3; k+4 <= len(w); k++ {
 		idx.compound[w[k:]] = append(idx.compound[w[k:]], c)
 	}
+	// "madeira" for the "madeirawijn" line: a first part of five letters or more.
+	for k := 5; k <= len(w)-3; k++ {
+		idx.compound[w[:k]] = append(idx.compound[w[:k]], c)
+	}
 }
 
 func (idx *matchIndex) put(c candidate, key string) {
