@@ -188,6 +188,15 @@ func (c *collectives) resolve(v stepView, qual, after []string, stepSec int) []i
 			named = true
 		}
 	}
+	// "the remaining ingredients for the marinade": a part named after a preposition.
+	if len(after) > 1 && lx.has(classFiller, after, 0) {
+		for i := 1; i < len(after); i++ {
+			if !lx.has(classArticle, after, i) && !lx.has(classFiller, after, i) {
+				named = true
+				break
+			}
+		}
+	}
 	if stepSec < 0 {
 		stepSec = c.sectionNamedIn(v)
 	}

@@ -859,6 +859,12 @@ func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
 	if c, ok := idx.compound[t]; ok {
 		return c, 1
 	}
+	// "Hühnerstücke" for the "Hühnerbrust" line: both compounds of the same first part.
+	for L := len(t) - 3; L >= 5; L-- {
+		if c, ok := idx.compound[t[:L]]; ok {
+			return c, 1
+		}
+	}
 	return nil, 0
 }
 

@@ -126,9 +126,6 @@ func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
 	}
 	end := v.sentenceEnd(pos)
 	for k := pos + 1; k < end; k++ {
-		if v.toks[k] == sep {
-			break
-		}
 		if c, ok := v.verbAt(k, end); ok {
 			return c, k, true
 		}
