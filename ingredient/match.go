@@ -154,7 +154,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 		}
 		for _, p := range ambiguous {
-			ings := secs.pick(p.ings, s, view, hits[s])
+			ings := secs.pick(p.ings, s, view, hits[s], anchors)
 			ings = preferUnused(ings, used, p.r.portion)
 			for _, ing := range nearest(ings, anchors) {
 				if p.r.linked(ing, st) && !(p.r.water && isWaterLine(ingredients[ing])) {

@@ -11,6 +11,7 @@ type sectionIndex struct {
 	ingWords  [][]string // per ingredient line
 	stepWords [][]string // per step
 	ingSecOf  []int      // per step: the ingredient section its section names, or -1
+	explicit  []bool     // per step: the section comes from the step's own section, not a heading before it
 	secOfLine []int      // per ingredient line: its section's number
 	lines     [][]int    // per section number: its lines
 }
@@ -32,6 +33,7 @@ func newSectionIndex(sections []string, steps []Line, lx *lexicon) *sectionIndex
 	current := ""
 	for _, st := range steps {
 		name := st.Section
+		si.explicit = append(si.explicit, name != "")
 		if name == "" {
 			n := normalizeText(st.Text, true)
 			if isHeading(st.Text, newStepView(st.Text, n, lx)) {
@@ -90,7 +92,27 @@ func (si *sectionIndex) stepSection(s int) int { return si.ingSecOf[s] }
 // pick keeps, of several same-name lines, those whose section the step belongs to, or whose section
 // the step names in words outside its mentions ("whisk the soy sauce for the dip"). Without such a
 // sign it keeps them all.
-func (si *sectionIndex) pick(ings []int, s int, v stepView, hits []hit) []int {
+func (si *sectionIndex) pick(ings []int, s int, v stepView, hits []hit, anchors []int) []int {
+	if si.explicit[s] {
+		if out := si.inSection(ings, si.ingSecOf[s]); len(out) > 0 {
+			return out
+		}
+	}
+	// The section most of the step's other ingredients come from.
+	if len(anchors) > 0 {
+		count := map[int]int{}
+		best, bestN := -1, 0
+		for _, a := range anchors {
+			sec := si.secOfLine[a]
+			count[sec]++
+			if count[sec] > bestN || count[sec] == bestN && sec < best {
+				best, bestN = sec, count[sec]
+			}
+		}
+		if out := si.inSection(ings, best); len(out) > 0 && 2*bestN > len(anchors) {
+			return out
+		}
+	}
 	if sec := si.ingSecOf[s]; sec >= 0 {
 		var out []int
 		for _, ing := range ings {
@@ -148,4 +170,15 @@ func leadingPurpose(text string, lx *lexicon) string {
 		end++
 	}
 	return strings.Join(toks[:end], " ")
+}
+
+// inSection returns the lines of ings listed in section sec.
+func (si *sectionIndex) inSection(ings []int, sec int) []int {
+	var out []int
+	for _, ing := range ings {
+		if si.secOfLine[ing] == sec {
+			out = append(out, ing)
+		}
+	}
+	return out
 }
