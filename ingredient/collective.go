@@ -117,7 +117,7 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 		}
 		return c.resolve(v, toks[q:k], after, stepSec), n
 	}
-	if sec, n := c.sectionAt(toks, k); n > 0 {
+	if sec, n := c.sectionAt(v, k); n > 0 {
 		return c.secs.lines[sec], n
 	}
 	collective := v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1)
@@ -153,15 +153,23 @@ func densestRun(lines []int) []int {
 // sectionAt matches the significant words of a section's name at toks[k] ("taco seasoning",
 // "toppings") when the name is a group of separate items. A mixture ("the marinade", "the sauce")
 // or the dish ("the salad") is not: its lines are not in hand where it is poured or served.
-func (c *collectives) sectionAt(toks []string, k int) (int, int) {
+func (c *collectives) sectionAt(v stepView, k int) (int, int) {
+	toks := v.toks
 	for sec, name := range c.names {
-		if len(name) == 0 || k+len(name) > len(toks) || !equalWords(toks[k:k+len(name)], name) {
+		if len(name) == 0 || !c.lx.has(classGroup, name, len(name)-1) {
 			continue
 		}
-		if !c.lx.has(classGroup, name, len(name)-1) {
-			continue
+		// The name's last words: "taco seasoning" for "Copycat Taco Bell Taco Seasoning". One word
+		// alone only for a one-word name or a plural ("the toppings"), so "adjust the seasoning" is
+		// not the seasoning mix.
+		for m := len(name); m >= 1; m-- {
+			if m == 1 && len(name) > 1 && !v.isPlural(k) {
+				break
+			}
+			if k+m <= len(toks) && equalWords(toks[k:k+m], name[len(name)-m:]) {
+				return sec, m
+			}
 		}
-		return sec, len(name)
 	}
 	return -1, 0
 }

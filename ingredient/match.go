@@ -629,6 +629,9 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 				names = append(names, hf)
 			}
 		}
+		if lang == "en" {
+			names = append(names, englishVariants(names[0])...)
+		}
 		var alts [][]string
 		for _, name := range names {
 			alts = append(alts, alternatives(stemWords(name, lang))...)
@@ -898,3 +901,27 @@ func (idx *matchIndex) put(c candidate, key string) {
 	}
 	idx.keys[key] = append(cands, c)
 }
+
+// englishVariants are other names an English line's food goes by: the food before a borrowed
+// preposition ("chiles de arbol" are the chiles, "herbes de Provence" the herbes), and the name
+// without a trailing descriptor the line put after it ("cumin ground" is the cumin).
+func englishVariants(name []string) [][]string {
+	var out [][]string
+	for k := 1; k < len(name)-1; k++ {
+		if name[k] == sep || connectors[name[k]] {
+			break
+		}
+		if borrowedPrepositions[name[k]] {
+			out = append(out, name[:k])
+			break
+		}
+	}
+	if n := len(name); n > 1 && trailingDescriptors[name[n-1]] {
+		out = append(out, name[:n-1])
+	}
+	return out
+}
+
+var borrowedPrepositions = setOf("de", "di", "del", "della", "al", "alla", "du", "des")
+
+var trailingDescriptors = setOf("ground", "dried", "fresh", "frozen", "whole", "boneless", "skinless", "raw", "cooked")
