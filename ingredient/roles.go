@@ -276,16 +276,19 @@ func (v stepView) movedOut(pos int) bool {
 // tomato mixture", "the egg and sugar mixture", "the onion-garlic paste". hitStarts marks where other
 // mentions begin, so a run of foods before the mixture noun is read as one name.
 func (v stepView) mixtureAfter(end int, hitAt func(int) int) bool {
+	afterConnector := false
 	for k, n := end, 0; k < len(v.toks) && n < 6; n++ {
-		if v.lx.has(classMix, v.toks, k) {
+		if !afterConnector && v.lx.has(classMix, v.toks, k) {
 			return true
 		}
 		t := v.toks[k]
 		switch {
-		case connectors[t]:
+		case connectors[t] && !afterConnector:
 			k++
+			afterConnector = true // "the egg and sugar mixture": another food must follow
 		case hitAt(k) > k:
 			k = hitAt(k)
+			afterConnector = false
 		default:
 			return false
 		}
