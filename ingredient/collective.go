@@ -197,7 +197,7 @@ func (c *collectives) resolve(v stepView, qual, after []string, stepSec int) []i
 		}
 	}
 	// "the remaining ingredients for the marinade": a part named after a preposition.
-	if len(after) > 1 && lx.has(classFiller, after, 0) {
+	if len(after) > 1 && lx.has(classPurpose, after, 0) {
 		for i := 1; i < len(after); i++ {
 			if !lx.has(classArticle, after, i) && !lx.has(classFiller, after, i) {
 				named = true
@@ -205,15 +205,15 @@ func (c *collectives) resolve(v stepView, qual, after []string, stepSec int) []i
 			}
 		}
 	}
+	if named {
+		// A part the ingredient list does not name as a section: its lines are named one by one.
+		return nil
+	}
 	if stepSec < 0 {
 		stepSec = c.sectionNamedIn(v)
 	}
-	switch {
-	case stepSec >= 0:
+	if stepSec >= 0 {
 		return c.secs.lines[stepSec]
-	case named:
-		// A part the ingredient list does not name as a section: its lines are named one by one.
-		return nil
 	}
 	return c.all
 }

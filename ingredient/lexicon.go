@@ -47,6 +47,7 @@ const (
 	classGroup
 	classPrep
 	classCook
+	classPurpose
 	numClasses
 )
 
@@ -57,7 +58,7 @@ var classNames = map[string]wordClass{
 	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
 	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
-	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook,
+	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

@@ -16,6 +16,11 @@ var languageCues = map[string]map[string]bool{
 	"it": setOf("il", "gli", "di", "con", "e", "per", "della", "nel", "minuti", "fino"),
 	"fr": setOf("le", "les", "et", "avec", "du", "des", "dans", "jusqu", "minute", "au"),
 	"nl": setOf("het", "een", "en", "met", "van", "tot", "minuten", "voeg", "ze", "je"),
+	"pt": setOf("o", "os", "as", "com", "em", "ate", "minuto", "uma", "do", "da", "no", "na"),
+	"sv": setOf("och", "med", "till", "i", "pa", "minuter", "en", "ett", "av", "lat"),
+	"da": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "af", "lad"),
+	"no": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "av", "la"),
+	"pl": setOf("i", "z", "na", "do", "w", "minut", "oraz", "sie", "po", "aby"),
 }
 
 // detectLanguage returns the language whose cue words the steps use most ("en" when none).
@@ -31,7 +36,7 @@ func detectLanguage(steps []normText) string {
 		}
 	}
 	best, bestN := "en", 0
-	for _, lang := range []string{"en", "es", "de", "it", "fr", "nl"} {
+	for _, lang := range []string{"en", "es", "de", "it", "fr", "nl", "pt", "sv", "da", "no", "pl"} {
 		if counts[lang] > bestN {
 			best, bestN = lang, counts[lang]
 		}
@@ -265,7 +270,14 @@ func (v stepView) afterFrom(pos int) bool {
 func (v stepView) movedOut(pos int) bool {
 	end := v.sentenceEnd(pos)
 	for k := pos + 1; k < end; k++ {
-		if v.lx.has(classOut, v.toks, k) && k > 0 && (v.lx.has(classArticle, v.toks, k-1) || v.lx.has(classInto, v.toks, k-1)) {
+		if !v.lx.has(classOut, v.toks, k) {
+			continue
+		}
+		j := k - 1
+		for j > pos && (v.lx.has(classArticle, v.toks, j) || v.toks[j] == "paper" || v.toks[j] == "serving" || v.toks[j] == "cutting") {
+			j--
+		}
+		if j > pos && v.lx.has(classInto, v.toks, j) {
 			return true
 		}
 	}
@@ -436,6 +448,11 @@ func headFirst(words []string, lang string) []string {
 			end = k
 		}
 	}
+	// "q.b." (as much as needed) and other trailing letters are not part of the name.
+	for len(words) > 1 && (words[len(words)-1] == sep || len(words[len(words)-1]) == 1 || lx.has(classMeasure, words, len(words)-1)) {
+		words = words[:len(words)-1]
+	}
+	end = min(end, len(words))
 	if len(words) < 2 {
 		return words
 	}
