@@ -194,7 +194,7 @@ type mentionRole struct {
 	reuse   bool // a portion or a use verb: a link even when the ingredient is already in the dish
 	portion bool // "the remaining flour", "half of the cheese"
 	mixBack bool // the object of a mixing verb: brings back an ingredient set aside
-	prep    bool // under a prep verb: the ingredient is worked on, not yet in the dish
+	prep    bool // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
 	cook    bool // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool // water named as a bath or boiling medium
 }
@@ -234,7 +234,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	r.portion = v.portionBefore(h.pos)
 	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end)
 	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb))
-	r.prep = hasVerb && verb == classPrep
+	r.prep = hasVerb && (verb == classPrep || verb == classCook)
 	r.cook = object && verb == classCook
 	r.mixBack = object && verb == classMixVerb
 	r.water = v.isBath(h.pos, h.end)
