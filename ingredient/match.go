@@ -104,7 +104,13 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		}
 	}
 	lx := lexicons[lang]
-	secs := newSectionIndex(sections, steps, lx)
+	views := make([]stepView, len(steps))
+	headings := make([]bool, len(steps))
+	for s, step := range steps {
+		views[s] = newStepView(step.Text, texts[s], lx)
+		headings[s] = isHeading(step.Text, views[s])
+	}
+	secs := newSectionIndex(sections, steps, headings, lx)
 	coll := newCollectives(ingredients, sections, secs, lx)
 	links := make([][2]int, 0, len(ingredients)*2)
 	found := make([]bool, len(ingredients))
@@ -112,8 +118,8 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), aside: make([]bool, n), prepOnly: make([]bool, n)}
 	used := st.used
 	for s, step := range steps {
-		view := newStepView(step.Text, texts[s], lx)
-		if isHeading(step.Text, view) {
+		view := views[s]
+		if headings[s] {
 			continue
 		}
 		clear(found)

@@ -23,25 +23,40 @@ var languageCues = map[string]map[string]bool{
 	"pl": setOf("i", "z", "na", "do", "w", "minut", "oraz", "sie", "po", "aby"),
 }
 
+// languageOrder lists the languages detectLanguage knows; ties go to the earlier one.
+var languageOrder = []string{"en", "es", "de", "it", "fr", "nl", "pt", "sv", "da", "no", "pl"}
+
+// cueLanguages maps each cue word to the languages (bits in languageOrder order) using it.
+var cueLanguages = func() map[string]uint16 {
+	m := map[string]uint16{}
+	for i, lang := range languageOrder {
+		for w := range languageCues[lang] {
+			m[w] |= 1 << i
+		}
+	}
+	return m
+}()
+
 // detectLanguage returns the language whose cue words the steps use most ("en" when none).
 func detectLanguage(steps []normText) string {
-	counts := map[string]int{}
+	var counts [16]int
 	for _, s := range steps {
 		for _, w := range s.words {
-			for lang, cues := range languageCues {
-				if cues[w] {
-					counts[lang]++
+			bits := cueLanguages[w]
+			for i := 0; bits != 0; i, bits = i+1, bits>>1 {
+				if bits&1 != 0 {
+					counts[i]++
 				}
 			}
 		}
 	}
-	best, bestN := "en", 0
-	for _, lang := range []string{"en", "es", "de", "it", "fr", "nl", "pt", "sv", "da", "no", "pl"} {
-		if counts[lang] > bestN {
-			best, bestN = lang, counts[lang]
+	best, bestN := 0, 0
+	for i := range languageOrder {
+		if counts[i] > bestN {
+			best, bestN = i, counts[i]
 		}
 	}
-	return best
+	return languageOrder[best]
 }
 
 // stepView is a step's folded words with what the matcher needs to read roles: where sentences end.

@@ -16,27 +16,26 @@ type sectionIndex struct {
 	lines     [][]int    // per section number: its lines
 }
 
-func newSectionIndex(sections []string, steps []Line, lx *lexicon) *sectionIndex {
+func newSectionIndex(sections []string, steps []Line, headings []bool, lx *lexicon) *sectionIndex {
 	si := &sectionIndex{ingWords: make([][]string, len(sections)), secOfLine: make([]int, len(sections))}
-	names := []string{}
+	var names [][]string
 	sec := -1
 	for i, name := range sections {
 		if i == 0 || name != sections[i-1] {
 			sec++
-			names = append(names, name)
+			names = append(names, sectionWords(name, lx))
 			si.lines = append(si.lines, nil)
 		}
 		si.secOfLine[i] = sec
 		si.lines[sec] = append(si.lines[sec], i)
-		si.ingWords[i] = sectionWords(name, lx)
+		si.ingWords[i] = names[sec]
 	}
 	current := ""
-	for _, st := range steps {
+	for s, st := range steps {
 		name := st.Section
 		si.explicit = append(si.explicit, name != "")
 		if name == "" {
-			n := normalizeText(st.Text, true)
-			if isHeading(st.Text, newStepView(st.Text, n, lx)) {
+			if headings[s] {
 				current = st.Text
 			}
 			name = current
@@ -48,7 +47,7 @@ func newSectionIndex(sections []string, steps []Line, lx *lexicon) *sectionIndex
 		si.stepWords = append(si.stepWords, w)
 		best, bestN := -1, 0
 		for k, sn := range names {
-			if n := overlap(sectionWords(sn, lx), w); n > bestN {
+			if n := overlap(sn, w); n > bestN {
 				best, bestN = k, n
 			}
 		}
