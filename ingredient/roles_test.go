@@ -84,6 +84,38 @@ func TestMatchRoles(t *testing.T) {
 				"Die Zwiebeln schneiden und in der Brühe kochen, bis die Zwiebelstücke weich sind."),
 			want: [][2]int{{0, 0}, {1, 0}},
 		},
+		{
+			name: "'and mix' after a name is a verb, not a mixture",
+			r: recipe([]string{"¼ green pepper", "¼ red pepper"},
+				"Cut the peppers into cubes.", "Add the peppers and mix."),
+			want: [][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}},
+		},
+		{
+			name: "an ingredient only prepared is linked where it is cooked, not where it is flipped",
+			r: recipe([]string{"1 lb pork shoulder", "1 tbsp oil"},
+				"Pat the pork dry.", "Heat the oil and sear the pork.", "Flip the pork."),
+			want: [][2]int{{0, 0}, {0, 1}, {1, 1}},
+		},
+		{
+			name: "a group section by its last words; a dish section is not a group",
+			r: Recipe{
+				Ingredients: []Line{{"1 lb ground beef", ""}, {"1 tsp cumin", "Copycat Taco Seasoning"},
+					{"1 tsp paprika", "Copycat Taco Seasoning"}, {"1 cup lettuce", "Salad"}},
+				Steps: []Line{{Text: "Brown the beef, then stir in the taco seasoning."}, {Text: "Serve the salad."}},
+			},
+			want: [][2]int{{0, 0}, {1, 0}, {2, 0}},
+		},
+		{
+			name: "a title pasted as a step links nothing",
+			r: recipe([]string{"1/4 cup chili paste", "2 dried chiles"}, "Make the Chili Paste", "Soak the chiles and blend into a paste."),
+			want: [][2]int{{1, 1}},
+		},
+		{
+			name: "Dutch compounds and a collective of vegetables listed together",
+			r: recipe([]string{"2 wortels", "2 preistengels", "1 liter kippenbouillon", "50 g boter", "50 g bloem", "1 dl room", "250 g champignons"},
+				"Spoel alle groenten en doe ze in de pot.", "Voeg de bouillon toe.", "Bak de champignons."),
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {6, 2}},
+		},
 	}
 	for _, tt := range tests {
 		got := MatchRecipe(tt.r)
