@@ -43,14 +43,20 @@ type matchIndex struct {
 // Match links ingredient lines to the instruction steps that use them. It returns
 // [ingredientIndex, stepIndex] pairs sorted by ingredient, then step; never nil.
 //
-// A step uses an ingredient when it names it: by its name without descriptors, its head noun
-// ("the oil" for olive oil), the food a part belongs to ("the chicken" for chicken thighs), a
-// singular or plural form, a synonym (scallions/green onions, cilantro/coriander), or a kind ("the
-// pasta" for spaghetti). The longest, most specific name wins, so "brown sugar" in a step links brown
-// sugar and not sugar, and words match whole, so "salt" never links "unsalted butter" nor "oil"
-// "boil". An ingredient is linked to every step that names it ("the remaining flour"). Ingredients a
-// step does not name stay unlinked: the matcher does not guess. "Season to taste" links salt and
-// pepper, and "grease the pan" an ingredient listed "for greasing".
+// A link means a cook reading the step needs the line in hand at that moment (the rules are in
+// testdata/mapping/README.md). A step names an ingredient by its name without descriptors, its head
+// noun ("the oil" for olive oil), the food a part belongs to ("the chicken" for chicken thighs), a
+// singular, plural or inflected form, a compound ("Hühnerstücke" for Hühnerbrust), a synonym
+// (scallions/green onions, cilantro/coriander) or a kind ("the pasta" for spaghetti); the longest,
+// most specific name wins and words match whole. Whether a mention is a link depends on its role
+// (roles.go): the first mention of an ingredient is, unless it is a doneness cue ("until the broccoli
+// is tender"), part of a mixture's name ("the tomato mixture"), discarded ("discard the bay leaves")
+// or water as a bath; later mentions are links only when the step puts the ingredient, or a portion
+// of it, in again ("return the beef", "the remaining flour", "stir in the reserved eggs"), or cooks
+// what was only prepared so far. Collective references ("the dry ingredients", "all the spices",
+// "the marinade ingredients") link their members where they are first used together
+// (collective.go). "Season to taste" links salt and pepper, and "grease the pan" an ingredient
+// listed "for greasing". Match has no sections; MatchRecipe takes them.
 func Match(ingredients, steps []string) [][2]int {
 	r := Recipe{Ingredients: make([]Line, len(ingredients)), Steps: make([]Line, len(steps))}
 	for i, line := range ingredients {
