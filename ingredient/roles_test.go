@@ -107,7 +107,7 @@ func TestMatchRoles(t *testing.T) {
 		},
 		{
 			name: "a title pasted as a step links nothing",
-			r: recipe([]string{"1/4 cup chili paste", "2 dried chiles"}, "Make the Chili Paste", "Soak the chiles and blend into a paste."),
+			r:    recipe([]string{"1/4 cup chili paste", "2 dried chiles"}, "Make the Chili Paste", "Soak the chiles and blend into a paste."),
 			want: [][2]int{{1, 1}},
 		},
 		{
