@@ -115,12 +115,32 @@ func (v stepView) isVerbAt(class wordClass, k int) int {
 	if k+n < len(v.toks) && v.toks[k+n] == "of" {
 		return 0
 	}
-	if v.lx == lexicons["en"] && k > 0 && !opensClause(v.toks[k-1]) {
+	if v.lx == lexicons["en"] && k > 0 && !opensClause(v.toks[k-1]) && !v.afterOpeningPhrase(k) {
 		// English imperatives open their clause: "sourdough discard" and "the cream cheese mix" are
 		// nouns.
 		return 0
 	}
 	return n
+}
+
+// afterOpeningPhrase reports whether the word at k follows a sentence's opening prepositional
+// phrase without a comma ("In a pan add the oil"): the first word after it that can be a verb is one.
+func (v stepView) afterOpeningPhrase(k int) bool {
+	start := v.sentenceStart(k)
+	if start >= k || !(v.lx.has(classInto, v.toks, start) || openingPrepositions[v.toks[start]]) {
+		return false
+	}
+	for j := start + 1; j < k; j++ {
+		if v.toks[j] == sep {
+			return false
+		}
+		for _, c := range []wordClass{classUse, classPrep, classMixVerb, classCook, classMove, classDiscard} {
+			if v.lx.has(c, v.toks, j) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // opensClause reports whether an English imperative may follow the word: a punctuation mark, a
@@ -499,3 +519,6 @@ func titleCase(text string) bool {
 	}
 	return n > 0 && 2*caps > n
 }
+
+// openingPrepositions open a sentence's place or tool phrase ("In a pan", "Using a spoon").
+var openingPrepositions = setOf("in", "using", "with", "to", "into", "on", "onto", "from")
