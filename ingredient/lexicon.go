@@ -48,6 +48,8 @@ const (
 	classPrep
 	classCook
 	classPurpose
+	classBack
+	classServe
 	numClasses
 )
 
@@ -58,7 +60,7 @@ var classNames = map[string]wordClass{
 	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
 	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
-	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose,
+	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

@@ -245,9 +245,10 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	}
 	r.portion = v.portionBefore(h.pos)
 	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end)
-	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb))
+	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
+		v.broughtBack(h.pos, h.end)
 	r.prep = hasVerb && (verb == classPrep || verb == classCook)
-	r.cook = object && verb == classCook
+	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
 	r.mixBack = object && verb == classMixVerb
 	r.water = v.isBath(h.pos, h.end)
 	return r

@@ -522,3 +522,23 @@ func titleCase(text string) bool {
 
 // openingPrepositions open a sentence's place or tool phrase ("In a pan", "Using a spoon").
 var openingPrepositions = setOf("in", "using", "with", "to", "into", "on", "onto", "from")
+
+// broughtBack reports whether the name at [pos, end) comes back from being cooked or prepared apart:
+// a participle just before it ("the fried prawns", "the reserved eggs") or "back" in its clause after
+// it ("slide the steak back into the pan").
+func (v stepView) broughtBack(pos, end int) bool {
+	for k, n := pos-1, 0; k >= 0 && n < 2; k, n = k-1, n+1 {
+		if v.toks[k] == sep {
+			break
+		}
+		if v.lx.has(classBack, v.toks, k) && v.toks[k] != "back" && v.toks[k] != "terug" && v.toks[k] != "zurueck" {
+			return true
+		}
+	}
+	for k := end; k < len(v.toks) && k < end+4 && v.toks[k] != sep; k++ {
+		if v.toks[k] == "back" || v.toks[k] == "terug" || v.toks[k] == "zurueck" {
+			return true
+		}
+	}
+	return false
+}
