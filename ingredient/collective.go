@@ -89,7 +89,7 @@ func (c *collectives) blocked(v stepView, k, end int) bool {
 		return true
 	}
 	start := v.sentenceStart(k)
-	for i := start; i < k; i++ {
+	for i := start; i < k && v.lx.has(classIngredients, v.toks, end-1); i++ {
 		if v.lx.has(classGather, v.toks, i) && !v.lx.has(classArticle, v.toks, max(0, i-1)) {
 			return true
 		}
@@ -121,6 +121,14 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 		return c.secs.lines[sec], n
 	}
 	collective := v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1)
+	if collective && k > 0 && (lx.has(classSpiceRef, toks, k) || lx.has(classVegRef, toks, k)) {
+		// "the rub spices", "the salad vegetables": the kind of one section.
+		for sec, name := range c.names {
+			if len(name) > 0 && slices.Contains(name, toks[k-1]) {
+				return c.secs.lines[sec], 1
+			}
+		}
+	}
 	switch {
 	case lx.has(classSpiceRef, toks, k) && collective:
 		return densestRun(c.kinds[0]), 1
@@ -247,7 +255,22 @@ func (c *collectives) kindOrSection(kind int, ref wordClass) []int {
 			}
 		}
 	}
-	return c.kinds[kind]
+	return c.secs.inSection(c.kinds[kind], c.bakingSection())
+}
+
+// bakingSection is the section the dry and wet ingredients of a batter or dough come from: the one
+// with the most dry lines (a cake's, not its glaze's).
+func (c *collectives) bakingSection() int {
+	count := make([]int, len(c.secs.lines))
+	best := 0
+	for _, l := range c.kinds[2] {
+		sec := c.secs.secOfLine[l]
+		count[sec]++
+		if count[sec] > count[best] {
+			best = sec
+		}
+	}
+	return best
 }
 
 // wet returns the wet ingredients: a section named for them, else the lines of the step's section
@@ -259,6 +282,9 @@ func (c *collectives) wet(stepSec int) []int {
 				return c.secs.lines[sec]
 			}
 		}
+	}
+	if stepSec < 0 && len(c.secs.lines) > 0 {
+		stepSec = c.bakingSection()
 	}
 	lines := c.all
 	if stepSec >= 0 {
