@@ -112,9 +112,22 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	lx := lexicons[lang]
 	views := make([]stepView, len(steps))
 	headings := make([]bool, len(steps))
+	punctuated := 0
 	for s, step := range steps {
 		views[s] = newStepView(step.Text, texts[s], lx)
 		headings[s] = isHeading(step.Text, views[s])
+		if endsSentence(step.Text) {
+			punctuated++
+		}
+	}
+	if 2*punctuated > len(steps) {
+		// Where steps are sentences, a short line without any punctuation is a step's title
+		// ("Bate los huevos con el azúcar" above the paragraph that says how).
+		for s, step := range steps {
+			if !headings[s] && !strings.ContainsAny(step.Text, ".,;:!?()") && wordCount(views[s]) <= 8 {
+				headings[s] = true
+			}
+		}
 	}
 	secs := newSectionIndex(sections, steps, headings, lx)
 	coll := newCollectives(ingredients, sections, secs, lx)
@@ -938,3 +951,19 @@ func englishVariants(name []string) [][]string {
 var borrowedPrepositions = setOf("de", "di", "del", "della", "al", "alla", "du", "des")
 
 var trailingDescriptors = setOf("ground", "dried", "fresh", "frozen", "whole", "boneless", "skinless", "raw", "cooked")
+
+// endsSentence reports whether a step ends like a sentence.
+func endsSentence(text string) bool {
+	t := strings.TrimSpace(text)
+	return t != "" && strings.ContainsRune(".!?)", rune(t[len(t)-1]))
+}
+
+func wordCount(v stepView) int {
+	n := 0
+	for _, t := range v.toks {
+		if t != sep {
+			n++
+		}
+	}
+	return n
+}
