@@ -155,6 +155,10 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		for _, h := range hits[s] {
 			r := readRole(view, h, hitEnd)
 			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
+			if h.plural {
+				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles.
+				ings = withSameHead(ings, h)
+			}
 			if kind == kindHypernym && h.plural && !r.portion {
 				// "the spices", "the herbs": a collective, linked where its members are first used.
 				r.reuse = false
@@ -305,10 +309,11 @@ func isWaterLine(p Parsed) bool {
 // hit is one span of a step and the candidates for it.
 type hit struct {
 	cands  []candidate
-	pos    int  // first word of the span in the step's normalized words
-	end    int  // the word after the span
-	plural bool // "the cheeses", "the onions": may mean several ingredients
-	start  int  // byte offset of the span in the step
+	last   string // the span's last word
+	pos    int    // first word of the span in the step's normalized words
+	end    int    // the word after the span
+	plural bool   // "the cheeses", "the onions": may mean several ingredients
+	start  int    // byte offset of the span in the step
 }
 
 // byAmount keeps, of several lines a mention could mean, those whose amount the step gives just
@@ -515,7 +520,8 @@ func (idx *matchIndex) scan(text normText) []hit {
 			i++
 			continue
 		}
-		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i], pos: i, end: i + bestLen})
+		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i], pos: i, end: i + bestLen,
+			last: toks[i+bestLen-1]})
 		i += bestLen
 	}
 	return hits
@@ -966,4 +972,15 @@ func wordCount(v stepView) int {
 		}
 	}
 	return n
+}
+
+// withSameHead adds to ings the lines a plural mention's word is the head of.
+func withSameHead(ings []int, h hit) []int {
+	for _, c := range h.cands {
+		if c.head == h.last && !partNouns[c.head] && c.kind >= kindHead-synonymPenalty && !slices.Contains(ings, c.ing) {
+			ings = append(ings, c.ing)
+		}
+	}
+	slices.Sort(ings)
+	return ings
 }

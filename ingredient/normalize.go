@@ -93,6 +93,7 @@ func normalizeText(s string, step bool) normText {
 			return
 		}
 		w := b.String()
+		orig := w
 		b.Reset()
 		if sp, ok := spellings[w]; ok {
 			w = sp
@@ -103,7 +104,7 @@ func normalizeText(s string, step bool) normText {
 		}
 		n.words = append(n.words, sg)
 		if step {
-			n.plural = append(n.plural, sg != w && w[len(w)-1] == 's')
+			n.plural = append(n.plural, sg != orig && orig[len(orig)-1] == 's' && singular(orig) != orig)
 			n.starts = append(n.starts, start)
 		}
 	}
