@@ -72,7 +72,7 @@ func (c *collectives) link(v stepView, hits []hit, used, found []bool, stepSec i
 		}
 		if remaining || 2*usedBefore < len(members) {
 			for _, m := range members {
-				if !used[m] {
+				if !used[m] && !excluded(v, hits, m) {
 					found[m] = true
 				}
 			}
@@ -120,7 +120,8 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	if sec, n := c.sectionAt(v, k); n > 0 {
 		return c.secs.lines[sec], n
 	}
-	collective := v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1)
+	collective := v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1) ||
+		k > 1 && lx.has(classArticle, toks, k-1) && lx.has(classAll, toks, k-2)
 	if collective && k > 0 && (lx.has(classSpiceRef, toks, k) || lx.has(classVegRef, toks, k)) {
 		// "the rub spices", "the salad vegetables": the kind of one section.
 		for sec, name := range c.names {
@@ -297,4 +298,19 @@ func (c *collectives) wet(stepSec int) []int {
 		}
 	}
 	return out
+}
+
+// excluded reports whether a step leaves line m out by name ("except the feta").
+func excluded(v stepView, hits []hit, m int) bool {
+	for _, h := range hits {
+		if !v.excepted(h.pos) {
+			continue
+		}
+		for _, c := range h.cands {
+			if c.ing == m {
+				return true
+			}
+		}
+	}
+	return false
 }

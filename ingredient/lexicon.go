@@ -50,6 +50,7 @@ const (
 	classPurpose
 	classBack
 	classServe
+	classExcept
 	numClasses
 )
 
@@ -60,7 +61,7 @@ var classNames = map[string]wordClass{
 	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
 	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
-	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe,
+	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

@@ -542,3 +542,15 @@ func (v stepView) broughtBack(pos, end int) bool {
 	}
 	return false
 }
+
+// excepted reports whether the name at pos follows "except" in its clause ("all the vegetables except
+// the olives").
+func (v stepView) excepted(pos int) bool {
+	start := v.sentenceStart(pos)
+	for k := pos - 1; k >= start && k >= pos-6; k-- {
+		if v.lx.has(classExcept, v.toks, k) {
+			return true
+		}
+	}
+	return false
+}
