@@ -41,6 +41,9 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 func (c *collectives) link(v stepView, hits []hit, used, found []bool, stepSec int) {
 	inHit := make([]bool, len(v.toks))
 	for _, h := range hits {
+		if onlyKinds(h) {
+			continue // "the spices" may also be "the rub spices" of a section
+		}
 		for k := h.pos; k < h.end; k++ {
 			inHit[k] = true
 		}
@@ -168,11 +171,18 @@ func (c *collectives) sectionAt(v stepView, k int) (int, int) {
 		if len(name) == 0 || !c.lx.has(classGroup, name, len(name)-1) {
 			continue
 		}
+		// "the toppings" for a section "For serving": both name what goes on the plate at the end.
+		if c.lx.has(classServeGroup, name, len(name)-1) && c.lx.has(classServeGroup, toks, k) && v.isPlural(k) {
+			return sec, 1
+		}
 		// The name's last words: "taco seasoning" for "Copycat Taco Bell Taco Seasoning". One word
 		// alone only for a one-word name or a plural ("the toppings"), so "adjust the seasoning" is
 		// not the seasoning mix.
+		if k > 0 && c.lx.has(classPurpose, toks, k-1) {
+			continue // "a bowl for serving" names a use, not the section
+		}
 		for m := len(name); m >= 1; m-- {
-			if m == 1 && len(name) > 1 && !v.isPlural(k) {
+			if m == 1 && !v.isPlural(k) && (len(name) > 1 || k == 0 || !c.lx.has(classArticle, toks, k-1)) {
 				break
 			}
 			if k+m <= len(toks) && equalWords(toks[k:k+m], name[len(name)-m:]) {
@@ -313,4 +323,14 @@ func excluded(v stepView, hits []hit, m int) bool {
 		}
 	}
 	return false
+}
+
+// onlyKinds reports whether a mention names foods only by their kind ("the spices", "the herbs").
+func onlyKinds(h hit) bool {
+	for _, c := range h.cands {
+		if c.kind != kindHypernym {
+			return false
+		}
+	}
+	return true
 }

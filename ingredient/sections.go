@@ -155,7 +155,7 @@ func (si *sectionIndex) pick(ings []int, s int, v stepView, hits []hit, anchors 
 // Marinade Knoblauch schälen …"): the heading word and up to three words after it, or "".
 func leadingPurpose(text string, lx *lexicon) string {
 	// "Make the glaze: whisk …", "Assemble the Salad: toss …": a title before a colon.
-	if i := strings.IndexByte(text, ':'); i > 0 && len(strings.Fields(text[:i])) <= 5 {
+	if i := strings.IndexByte(text, ':'); i > 0 && len(strings.Fields(text[:i])) <= 8 {
 		return text[:i]
 	}
 	toks := normalize(text)
