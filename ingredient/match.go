@@ -912,12 +912,20 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 		idx.compound = map[string][]candidate{}
 	}
 	c.kind = kindHead
+	add := func(part string) {
+		for _, o := range idx.compound[part] {
+			if o.ing == c.ing {
+				return
+			}
+		}
+		idx.compound[part] = append(idx.compound[part], c)
+	}
 	for k := 3; k+4 <= len(w); k++ {
-		idx.compound[w[k:]] = append(idx.compound[w[k:]], c)
+		add(w[k:])
 	}
 	// "madeira" for the "madeirawijn" line: a first part of five letters or more.
 	for k := 5; k <= len(w)-3; k++ {
-		idx.compound[w[:k]] = append(idx.compound[w[:k]], c)
+		add(w[:k])
 	}
 }
 

@@ -469,6 +469,13 @@ func headFirst(words []string, lang string) []string {
 	for len(words) > 1 && (lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0) || lx.has(classMeasure, words, 0)) {
 		words = words[1:]
 	}
+	// "Butter zum Dünsten", "Pfeffer aus der Mühle", "sal para sazonar": the rest is a note.
+	for k := 1; k < len(words); k++ {
+		if lx.has(classCut, words, k) {
+			words = words[:k]
+			break
+		}
+	}
 	switch lang {
 	case "es", "it", "fr", "pt":
 	default:
