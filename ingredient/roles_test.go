@@ -2,6 +2,7 @@ package ingredient
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -134,4 +135,40 @@ func recipe(ings []string, steps ...string) Recipe {
 		r.Steps = append(r.Steps, Line{Text: s})
 	}
 	return r
+}
+
+// FuzzMatchRecipe feeds the matcher arbitrary lines, sections and steps: it must not panic, and
+// every link must be in range, sorted, unique and the same on a second run.
+func FuzzMatchRecipe(f *testing.F) {
+	f.Add("2 cups flour\n1 tsp salt", "Dry\nDry", "Whisk the dry ingredients.\nAdd the remaining flour.", "de")
+	f.Add("1 kg di melanzane\nOlio extravergine di oliva q.b.", "\n", "Tagliate le melanzane.\nFriggetele nell'olio finché dorate.", "it")
+	f.Add("4 Zwiebeln\n1 l Gemüsebrühe", "Für die Suppe\nFür die Suppe", "Für die Suppe: Zwiebeln schneiden.\nBrühe zugeben, bis alles kocht.", "de")
+	f.Add("", "", "", "")
+	f.Add("For the sauce:\n’’’", ":\n", "until\n\u00a0(((", "x")
+	f.Fuzz(func(t *testing.T, ings, secs, steps, _ string) {
+		var r Recipe
+		secNames := strings.Split(secs, "\n")
+		for i, l := range strings.Split(ings, "\n") {
+			sec := ""
+			if i < len(secNames) {
+				sec = secNames[i]
+			}
+			r.Ingredients = append(r.Ingredients, Line{Text: l, Section: sec})
+		}
+		for _, s := range strings.Split(steps, "\n") {
+			r.Steps = append(r.Steps, Line{Text: s})
+		}
+		got := MatchRecipe(r)
+		for i, l := range got {
+			if l[0] < 0 || l[0] >= len(r.Ingredients) || l[1] < 0 || l[1] >= len(r.Steps) {
+				t.Fatalf("link %v out of range", l)
+			}
+			if i > 0 && (got[i-1][0] > l[0] || got[i-1][0] == l[0] && got[i-1][1] >= l[1]) {
+				t.Fatalf("links not sorted and unique: %v", got)
+			}
+		}
+		if again := MatchRecipe(r); !slices.Equal(again, got) {
+			t.Fatalf("not deterministic: %v then %v", got, again)
+		}
+	})
 }
