@@ -65,7 +65,7 @@ var formWords = setOf("oil", "sauce", "paste", "powder", "extract", "seasoning",
 var bannedHeads = setOf("sauce", "paste", "powder", "extract", "juice", "seasoning", "mix", "mixture",
 	"concentrate", "granule", "essence", "dressing", "glaze", "filling", "marinade", "base", "blend", "liquid",
 	"cube", "white", "half", "piece", "slice", "strip", "round", "tip", "heart", "head", "crown", "spear",
-	"puree", "masala", "rub", "spread", "batter", "dough", "wash", "and", "or", "of", "in", "with", "on", "soup")
+	"puree", "masala", "rub", "spread", "batter", "dough", "wash", "and", "or", "of", "in", "with", "on", "soup", "seed", "stem")
 
 // verbNouns are foods that are also verbs ("cream the butter", "chop the onion", "zest the lemon").
 // Followed by one of verbFollowers they are read as the verb. Verbs that apply their ingredient ("oil
