@@ -655,7 +655,7 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		seasoning := false
 		names := [][]string{normalize(p.Name)}
 		if lang != "en" {
-			plain := normalize(splitElisions(p.Name))
+			plain := cleanName(normalize(splitElisions(p.Name)), lang)
 			names = [][]string{plain}
 			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
 				names = append(names, hf)

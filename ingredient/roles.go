@@ -200,6 +200,9 @@ func (v stepView) inCondition(pos int) bool {
 		if v.isVerbAt(classUse, k) > 0 && k > start && connectors[v.toks[k-1]] {
 			return false // "cook until soft and add the garlic"
 		}
+		if v.lx != lexicons["en"] && v.isVerbAnyAt(k) {
+			return false // "quando saranno morbide aggiustare di sale": the infinitive starts the next clause
+		}
 	}
 	return false
 }
@@ -460,27 +463,34 @@ func splitElisions(text string) string {
 	return string(b)
 }
 
-// headFirst drops, outside English, the articles and prepositions a parsed name may start with ("de
-// tagliatelles") and, in languages that put the food first ("olio extravergine di oliva", "semoule
-// de couscous", "aceto di vino"), moves the words after the first preposition before it, so the
-// food's word is the head (last), as the matcher's keys expect.
-func headFirst(words []string, lang string) []string {
+// cleanName drops, outside English, what a parsed name may still carry around the food: leading
+// articles, prepositions and measures ("de tagliatelles", "EL Sojasauce"), a note after a preposition
+// ("Butter zum Dünsten", "Pfeffer aus der Mühle") and trailing letters and measures ("q.b.").
+func cleanName(words []string, lang string) []string {
 	lx := lexicons[lang]
 	for len(words) > 1 && (lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0) || lx.has(classMeasure, words, 0)) {
 		words = words[1:]
 	}
-	// "Butter zum Dünsten", "Pfeffer aus der Mühle", "sal para sazonar": the rest is a note.
 	for k := 1; k < len(words); k++ {
 		if lx.has(classCut, words, k) {
 			words = words[:k]
 			break
 		}
 	}
-	switch lang {
-	case "es", "it", "fr", "pt":
-	default:
+	for len(words) > 1 && (words[len(words)-1] == sep || len(words[len(words)-1]) == 1 || lx.has(classMeasure, words, len(words)-1)) {
+		words = words[:len(words)-1]
+	}
+	return words
+}
+
+// headFirst reorders a cleaned name of a language that puts the food first ("olio extravergine di
+// oliva", "semoule de couscous", "aceto di vino") so the food's word is the head (last), as the
+// matcher's keys expect: the words after the first preposition lead, then the qualifiers.
+func headFirst(words []string, lang string) []string {
+	if !romance[lang] || len(words) < 2 {
 		return words
 	}
+	lx := lexicons[lang]
 	end := len(words)
 	for k := 1; k < len(words); k++ {
 		if words[k] == sep || connectors[words[k]] {
@@ -490,15 +500,6 @@ func headFirst(words []string, lang string) []string {
 			end = k
 		}
 	}
-	// "q.b." (as much as needed) and other trailing letters are not part of the name.
-	for len(words) > 1 && (words[len(words)-1] == sep || len(words[len(words)-1]) == 1 || lx.has(classMeasure, words, len(words)-1)) {
-		words = words[:len(words)-1]
-	}
-	end = min(end, len(words))
-	if len(words) < 2 {
-		return words
-	}
-	// The food first, its qualifiers after: the qualifiers lead, the food is the head.
 	out := make([]string, 0, len(words))
 	for _, w := range words[min(end+1, len(words)):] {
 		if !romancePrepositions[w] && !lx.has(classArticle, []string{w}, 0) {
@@ -508,6 +509,9 @@ func headFirst(words []string, lang string) []string {
 	out = append(out, words[1:end]...)
 	return append(out, words[0])
 }
+
+// romance are the languages that put the food first and its qualifiers after it.
+var romance = setOf("es", "it", "fr", "pt")
 
 var romancePrepositions = setOf("de", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "des", "da", "do")
 
