@@ -53,6 +53,11 @@ const (
 	classExcept
 	classServeGroup
 	classCut
+	kindSalt
+	kindPepper
+	classSeasonVerb
+	classSaltVerb
+	classPepperVerb
 	numClasses
 )
 
@@ -63,7 +68,8 @@ var classNames = map[string]wordClass{
 	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
 	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
-	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut,
+	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
+	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

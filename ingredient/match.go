@@ -28,12 +28,13 @@ type candidate struct {
 
 // matchIndex holds the keys of one recipe's ingredients.
 type matchIndex struct {
-	keys     map[string][]candidate
-	first    map[string]bool // first words of keys, to skip most step words at once
-	maxLen   int
-	salt     []int // ingredients that are salt or plain pepper, for "season to taste"
-	greasing []int // ingredients listed "for greasing"
-	lang     string
+	keys                 map[string][]candidate
+	first                map[string]bool // first words of keys, to skip most step words at once
+	maxLen               int
+	salt                 []int // ingredients that are salt or plain pepper, for "season to taste"
+	greasing             []int // ingredients listed "for greasing"
+	saltOnly, pepperOnly []int // outside English: the salt lines and the pepper lines
+	lang                 string
 	// compound holds, outside English, the single-word keys by their last five letters or more, so
 	// a step's "bouillon" finds the "kippenbouillon" line (see scan).
 	compound map[string][]candidate
@@ -193,7 +194,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 		}
 		coll.link(view, hits[s], used, found, secs.stepSection(s))
-		idx.implicit(texts[s].words, found)
+		idx.implicit(texts[s].words, lx, found)
 		for ing, ok := range found {
 			if ok {
 				links = append(links, [2]int{ing, s})
@@ -568,9 +569,19 @@ func isEquipment(toks []string, i int) bool {
 
 // implicit adds the links a step makes without naming the ingredient: seasoning to taste, greasing
 // and dusting with an ingredient listed for it.
-func (idx *matchIndex) implicit(toks []string, found []bool) {
+func (idx *matchIndex) implicit(toks []string, lx *lexicon, found []bool) {
 	season, grease, dust := false, false, false
 	for i, t := range toks {
+		if lx != lexicons["en"] {
+			switch {
+			case lx.has(classPepperVerb, toks, i) && lx.has(classSaltVerb, toks, i), lx.has(classSeasonVerb, toks, i):
+				season = true
+			case lx.has(classSaltVerb, toks, i):
+				linkAll(idx.saltOnly, found)
+			case lx.has(classPepperVerb, toks, i):
+				linkAll(idx.pepperOnly, found)
+			}
+		}
 		switch t {
 		case "season":
 			season = true
@@ -678,6 +689,19 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			}
 			for _, v := range synonymVariants(alt) {
 				idx.addKeys(i, dropIgnored(v), synonymPenalty)
+			}
+		}
+		if lang != "en" && len(alts) > 0 {
+			// Outside English the parser's salt-and-pepper test does not know the words.
+			w := alts[len(alts)-1]
+			lx := lexicons[lang]
+			switch {
+			case len(w) > 0 && lx.has(kindSalt, w, len(w)-1):
+				seasoning = true
+				idx.saltOnly = append(idx.saltOnly, i)
+			case len(w) > 0 && lx.has(kindPepper, w, len(w)-1):
+				seasoning = true
+				idx.pepperOnly = append(idx.pepperOnly, i)
 			}
 		}
 		if seasoning {
@@ -991,4 +1015,10 @@ func withSameHead(ings []int, h hit) []int {
 	}
 	slices.Sort(ings)
 	return ings
+}
+
+func linkAll(ings []int, found []bool) {
+	for _, ing := range ings {
+		found[ing] = true
+	}
 }
