@@ -300,7 +300,7 @@ func (v stepView) afterFrom(pos int) bool {
 	for k >= 0 && v.lx.has(classArticle, v.toks, k) {
 		k--
 	}
-	return k >= 0 && (v.toks[k] == "from" || v.toks[k] == "of" || v.toks[k] == "off")
+	return k >= 0 && v.lx.has(classFrom, v.toks, k)
 }
 
 // movedOut reports whether the sentence of pos moves something out of the dish after it ("transfer
