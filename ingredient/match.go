@@ -929,7 +929,7 @@ func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
 
 // addCompoundParts records the last parts of a long single-word key, for compoundAt.
 func (idx *matchIndex) addCompoundParts(c candidate, w string) {
-	if len(w) < 8 {
+	if len(w) < 7 {
 		return
 	}
 	if idx.compound == nil {
@@ -947,8 +947,8 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	for k := 3; k+4 <= len(w); k++ {
 		add(w[k:])
 	}
-	// "madeira" for the "madeirawijn" line: a first part of five letters or more.
-	for k := 5; k <= len(w)-3; k++ {
+	// "madeira" for the "madeirawijn" line, "zalm" for "zalmloin": a first part of four letters or more.
+	for k := 4; k <= len(w)-3; k++ {
 		add(w[:k])
 	}
 }
