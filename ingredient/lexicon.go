@@ -83,7 +83,8 @@ type lexPhrase struct {
 // prefix are kept apart, by class, and tried after the exact ones.
 type lexicon struct {
 	exact    [numClasses]map[string][]lexPhrase
-	prefixes [numClasses][]lexPhrase
+	prefixes [numClasses]map[byte][]lexPhrase // by first letter
+	singles  [numClasses][]string              // one-word exact entries, for containsPrefix
 }
 
 // lexicons by language code ("en", "es", ...).
@@ -148,11 +149,20 @@ func (lx *lexicon) add(class wordClass, entry string) {
 	}
 	ph := lexPhrase{words: words, prefix: prefix}
 	if prefix && len(words) == 1 {
-		lx.prefixes[class] = append(lx.prefixes[class], ph)
+		if words[0] == "" {
+			return
+		}
+		if lx.prefixes[class] == nil {
+			lx.prefixes[class] = map[byte][]lexPhrase{}
+		}
+		lx.prefixes[class][words[0][0]] = append(lx.prefixes[class][words[0][0]], ph)
 		return
 	}
 	if lx.exact[class] == nil {
 		lx.exact[class] = map[string][]lexPhrase{}
+	}
+	if len(words) == 1 && len(words[0]) >= 3 {
+		lx.singles[class] = append(lx.singles[class], words[0])
 	}
 	lx.exact[class][words[0]] = append(lx.exact[class][words[0]], ph)
 }
@@ -180,9 +190,11 @@ func (lx *lexicon) at(class wordClass, toks []string, k int) int {
 	if best > 0 {
 		return best
 	}
-	for _, ph := range lx.prefixes[class] {
-		if len(toks[k]) >= len(ph.words[0]) && strings.HasPrefix(toks[k], ph.words[0]) {
-			return 1
+	if t := toks[k]; t != "" {
+		for _, ph := range lx.prefixes[class][t[0]] {
+			if strings.HasPrefix(t, ph.words[0]) {
+				return 1
+			}
 		}
 	}
 	return 0
@@ -225,11 +237,9 @@ func (lx *lexicon) containsPrefix(class wordClass, words []string) bool {
 		return false
 	}
 	for _, w := range words {
-		for first, phs := range lx.exact[class] {
-			for _, ph := range phs {
-				if len(ph.words) == 1 && len(first) >= 3 && len(w) > len(first) && strings.HasPrefix(w, first) {
-					return true
-				}
+		for _, first := range lx.singles[class] {
+			if len(w) > len(first) && strings.HasPrefix(w, first) {
+				return true
 			}
 		}
 	}
