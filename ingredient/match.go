@@ -675,14 +675,22 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		if lang == "en" {
 			names = append(names, englishVariants(names[0])...)
 		}
-		var alts [][]string
+		var alts, plainAlts [][]string
 		for _, name := range names {
-			alts = append(alts, alternatives(stemWords(name, lang))...)
+			for _, alt := range alternatives(name) {
+				plainAlts = append(plainAlts, alt)
+				alts = append(alts, stemWords(alt, lang))
+			}
 		}
-		for _, alt := range alts {
+		for a, alt := range alts {
 			w := dropIgnored(alt)
 			seasoning = seasoning || isSaltOrPepper(w)
 			idx.addKeys(i, w, 0)
+			if lang != "en" {
+				if pw := dropIgnored(plainAlts[a]); len(pw) > 0 {
+					idx.addCompoundParts(candidate{ing: i, kind: kindHead, cover: 1 / float64(len(pw)), head: w[len(w)-1]}, pw[len(pw)-1])
+				}
+			}
 			if partUnits[p.Unit] && len(w) > 0 {
 				// "3 garlic cloves" parses as unit clove, name garlic; a step may still say "the cloves".
 				idx.addKeys(i, append(slices.Clip(w), p.Unit), 0)
@@ -891,9 +899,6 @@ func (idx *matchIndex) addKeys(ing int, w []string, penalty int) {
 
 func (idx *matchIndex) add(c candidate, words []string) {
 	idx.put(c, joinWords(words))
-	if idx.lang != "en" && len(words) == 1 && c.kind >= kindHead-synonymPenalty {
-		idx.addCompoundParts(c, words[0])
-	}
 	idx.first[words[0]] = true
 	idx.maxLen = max(idx.maxLen, len(words))
 	if len(words) == 2 {
@@ -944,12 +949,14 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 		}
 		idx.compound[part] = append(idx.compound[part], c)
 	}
+	// w is the unstemmed word; its parts are stemmed as the step's words are ("Wein" in
+	// "Weißwein": the stem of the whole word lost its n, the part keeps it).
 	for k := 3; k+4 <= len(w); k++ {
-		add(w[k:])
+		add(stemWord(w[k:]))
 	}
 	// "madeira" for the "madeirawijn" line, "zalm" for "zalmloin": a first part of four letters or more.
 	for k := 4; k <= len(w)-3; k++ {
-		add(w[:k])
+		add(stemWord(w[:k]))
 	}
 }
 
