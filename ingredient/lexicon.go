@@ -59,6 +59,7 @@ const (
 	classSaltVerb
 	classPepperVerb
 	classFrom
+	classDescriptor
 	numClasses
 )
 
@@ -70,7 +71,7 @@ var classNames = map[string]wordClass{
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
 	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
 	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
-	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom,
+	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

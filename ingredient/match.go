@@ -666,7 +666,7 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		seasoning := false
 		names := [][]string{normalize(p.Name)}
 		if lang != "en" {
-			plain := cleanName(normalize(splitElisions(p.Name)), lang)
+			plain := cleanName(normalize(splitElisions(dropQualityLabels(p.Name))), lang)
 			names = [][]string{plain}
 			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
 				names = append(names, hf)
@@ -1028,4 +1028,18 @@ func linkAll(ings []int, found []bool) {
 	for _, ing := range ings {
 		found[ing] = true
 	}
+}
+
+// dropQualityLabels removes trailing quality labels written in capitals ("Sbrinz AOP",
+// "Mozzarella DOP", "Paccheri IGP"): they certify the food, they do not name it.
+func dropQualityLabels(name string) string {
+	f := strings.Fields(name)
+	for len(f) > 1 {
+		w := strings.Trim(f[len(f)-1], ".,;()")
+		if len(w) < 2 || len(w) > 4 || strings.ToUpper(w) != w || strings.ToLower(w) == w {
+			break
+		}
+		f = f[:len(f)-1]
+	}
+	return strings.Join(f, " ")
 }

@@ -480,6 +480,15 @@ func cleanName(words []string, lang string) []string {
 	for len(words) > 1 && (words[len(words)-1] == sep || len(words[len(words)-1]) == 1 || lx.has(classMeasure, words, len(words)-1)) {
 		words = words[:len(words)-1]
 	}
+	kept := make([]string, 0, len(words))
+	for k, w := range words {
+		if !lx.has(classDescriptor, words, k) {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) > 0 && len(kept) < len(words) {
+		return kept
+	}
 	return words
 }
 
