@@ -38,6 +38,8 @@ type matchIndex struct {
 	// compound holds, outside English, the single-word keys by their last five letters or more, so
 	// a step's "bouillon" finds the "kippenbouillon" line (see scan).
 	compound map[string][]candidate
+	// shortTails holds the last two or three letters of long words ("ol" of "olivenol").
+	shortTails map[string][]candidate
 	dusting  []int // ingredients listed "for dusting"
 }
 
@@ -912,7 +914,7 @@ func (idx *matchIndex) add(c candidate, words []string) {
 // tomatoes) or ends with the last part of one ("bouillon" for the "Kippenbouillon" line). Parts are
 // at least four letters, so short words never match inside long ones.
 func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
-	if t == sep || len(t) < 4 {
+	if t == sep || len(t) < 2 {
 		return nil, 0
 	}
 	for L := len(t) - 1; L >= 4; L-- {
@@ -922,6 +924,19 @@ func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
 	}
 	if c, ok := idx.compound[t]; ok {
 		return c, 1
+	}
+	// "Öl" for "Sonnenblumenöl", "Spiegelei" for the egg: a last part of two or three letters
+	// joins a first part of four or more.
+	if len(t) <= 3 {
+		if c, ok := idx.shortTails[t]; ok && !isFunctionWord(t, idx.lang) {
+			return c, 1
+		}
+		return nil, 0
+	}
+	for L := 2; L <= 3 && L+4 <= len(t); L++ {
+		if c, ok := idx.keys[t[len(t)-L:]]; ok && !isFunctionWord(t[len(t)-L:], idx.lang) {
+			return c, 1
+		}
 	}
 	// "Hühnerstücke" for the "Hühnerbrust" line: both compounds of the same first part.
 	for L := len(t) - 3; L >= 5; L-- {
@@ -953,6 +968,16 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	// "Weißwein": the stem of the whole word lost its n, the part keeps it).
 	for k := 3; k+4 <= len(w); k++ {
 		add(stemWord(w[k:]))
+	}
+	for k := len(w) - 3; k <= len(w)-2; k++ {
+		if k >= 4 && idx.lang == "de" {
+			if idx.shortTails == nil {
+				idx.shortTails = map[string][]candidate{}
+			}
+			if !slices.ContainsFunc(idx.shortTails[w[k:]], func(o candidate) bool { return o.ing == c.ing }) {
+				idx.shortTails[w[k:]] = append(idx.shortTails[w[k:]], c)
+			}
+		}
 	}
 	// "madeira" for the "madeirawijn" line, "zalm" for "zalmloin": a first part of four letters or more.
 	for k := 4; k <= len(w)-3; k++ {
@@ -1043,3 +1068,19 @@ func dropQualityLabels(name string) string {
 	}
 	return strings.Join(f, " ")
 }
+
+// isFunctionWord reports whether a short word is an article, a preposition or a conjunction of the
+// language ("ein", "im", "und"), never the end of a compound food.
+func isFunctionWord(w, lang string) bool {
+	lx := lexicons[lang]
+	one := []string{w}
+	for _, c := range []wordClass{classArticle, classFiller, classInto, classCut, classFrom, classPurpose, classCond} {
+		if lx.has(c, one, 0) {
+			return true
+		}
+	}
+	return connectors[w] || functionWords[w]
+}
+
+var functionWords = setOf("in", "im", "am", "an", "zu", "um", "es", "er", "ab", "so", "da", "wo", "ja", "je", "ca",
+	"en", "op", "te", "of", "om", "al", "la", "le", "il", "el", "un", "de", "di", "du", "et", "ou", "y", "e", "o")
