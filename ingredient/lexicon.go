@@ -60,6 +60,7 @@ const (
 	classPepperVerb
 	classFrom
 	classDescriptor
+	classParticle
 	numClasses
 )
 
@@ -71,7 +72,7 @@ var classNames = map[string]wordClass{
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
 	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
 	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
-	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor,
+	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor, "particle": classParticle,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.
@@ -162,7 +163,7 @@ func (lx *lexicon) add(class wordClass, entry string) {
 	if lx.exact[class] == nil {
 		lx.exact[class] = map[string][]lexPhrase{}
 	}
-	if len(words) == 1 && len(words[0]) >= 3 {
+	if len(words) == 1 && (len(words[0]) >= 3 || class == classParticle) {
 		lx.singles[class] = append(lx.singles[class], words[0])
 	}
 	lx.exact[class][words[0]] = append(lx.exact[class][words[0]], ph)
@@ -192,13 +193,28 @@ func (lx *lexicon) at(class wordClass, toks []string, k int) int {
 		return best
 	}
 	if t := toks[k]; t != "" {
-		for _, ph := range lx.prefixes[class][t[0]] {
-			if strings.HasPrefix(t, ph.words[0]) {
-				return 1
+		if lx.prefixAt(class, t) {
+			return 1
+		}
+		// "andünsten", "dazugeben": a verb behind a separable particle.
+		if verbClass[class] {
+			for _, p := range lx.singles[classParticle] {
+				if len(t) > len(p)+3 && strings.HasPrefix(t, p) && lx.prefixAt(class, t[len(p):]) {
+					return 1
+				}
 			}
 		}
 	}
 	return 0
+}
+
+func (lx *lexicon) prefixAt(class wordClass, t string) bool {
+	for _, ph := range lx.prefixes[class][t[0]] {
+		if strings.HasPrefix(t, ph.words[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 func phraseAt(ph lexPhrase, toks []string, k int) bool {
@@ -246,3 +262,12 @@ func (lx *lexicon) containsPrefix(class wordClass, words []string) bool {
 	}
 	return false
 }
+
+// verbClass marks the classes of verbs, which German and Dutch write behind separable particles.
+var verbClass = func() (m [numClasses]bool) {
+	for _, c := range []wordClass{classUse, classMove, classDiscard, classMixVerb, classPrep, classCook, classServe,
+		classSeasonVerb, classGather} {
+		m[c] = true
+	}
+	return m
+}()

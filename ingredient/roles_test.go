@@ -117,6 +117,18 @@ func TestMatchRoles(t *testing.T) {
 				"Spoel alle groenten en doe ze in de pot.", "Voeg de bouillon toe.", "Bak de champignons."),
 			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {6, 2}},
 		},
+		{
+			name: "German: short compound ends, notes after a preposition, seasoning verbs",
+			r: recipe([]string{"2 EL Sonnenblumenöl", "Butter zum Dünsten", "1 Zwiebel", "Salz", "Pfeffer aus der Mühle"},
+				"Die Zwiebel in Butter andünsten.", "Öl erhitzen und die Zwiebel darin braten. Mit Salz und Pfeffer würzen."),
+			want: [][2]int{{0, 1}, {1, 0}, {2, 0}, {2, 1}, {3, 1}, {4, 1}},
+		},
+		{
+			name: "Italian: q.b. lines, elisions, food-first names, salting verbs",
+			r: recipe([]string{"Olio extravergine di oliva q.b.", "Sale q.b.", "4 fette di pesce spada"},
+				"Scaldate l'olio in padella.", "Cuocete il pesce spada per 3 minuti, salate e servite."),
+			want: [][2]int{{0, 0}, {1, 1}, {2, 1}},
+		},
 	}
 	for _, tt := range tests {
 		got := MatchRecipe(tt.r)
