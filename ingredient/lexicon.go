@@ -40,7 +40,6 @@ const (
 	classVegRef
 	classFiller
 	classMixVerb
-	classAside
 	classOverVerb
 	classExcess
 	classMeasure
@@ -70,7 +69,7 @@ var classNames = map[string]wordClass{
 	"article": classArticle, "gather": classGather, "ingredients": classIngredients, "all": classAll,
 	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
 	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
-	"filler": classFiller, "mixverb": classMixVerb, "aside": classAside, "oververb": classOverVerb,
+	"filler": classFiller, "mixverb": classMixVerb, "oververb": classOverVerb,
 	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
 	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor, "particle": classParticle,
 }
@@ -86,7 +85,7 @@ type lexPhrase struct {
 type lexicon struct {
 	exact    [numClasses]map[string][]lexPhrase
 	prefixes [numClasses]map[byte][]lexPhrase // by first letter
-	singles  [numClasses][]string              // one-word exact entries, for containsPrefix
+	singles  [numClasses][]string             // one-word exact entries, for containsPrefix
 }
 
 // lexicons by language code ("en", "es", ...).

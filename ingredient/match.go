@@ -40,7 +40,7 @@ type matchIndex struct {
 	compound map[string][]candidate
 	// shortTails holds the last two or three letters of long words ("ol" of "olivenol").
 	shortTails map[string][]candidate
-	dusting  []int // ingredients listed "for dusting"
+	dusting    []int // ingredients listed "for dusting"
 }
 
 // Match links ingredient lines to the instruction steps that use them. It returns
@@ -137,7 +137,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	links := make([][2]int, 0, len(ingredients)*2)
 	found := make([]bool, len(ingredients))
 	n := len(ingredients)
-	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), aside: make([]bool, n), prepOnly: make([]bool, n)}
+	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n)}
 	used := st.used
 	for s, step := range steps {
 		view := views[s]
@@ -202,11 +202,9 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				links = append(links, [2]int{ing, s})
 			}
 		}
-		aside := view.asideIn()
 		for ing, ok := range found {
 			if ok {
 				used[ing] = true
-				st.aside[ing] = aside
 				st.inDish[ing] = st.inDish[ing] || !st.prepOnly[ing]
 			}
 		}
@@ -225,7 +223,6 @@ type mentionRole struct {
 	blocked bool // a condition, a mixture, a discard: never a link
 	reuse   bool // a portion or a use verb: a link even when the ingredient is already in the dish
 	portion bool // "the remaining flour", "half of the cheese"
-	mixBack bool // the object of a mixing verb: brings back an ingredient set aside
 	prep    bool // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
 	cook    bool // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool // water named as a bath or boiling medium
@@ -237,15 +234,14 @@ func (r mentionRole) linked(ing int, st *dishState) bool {
 	if r.blocked {
 		return false
 	}
-	return !st.used[ing] || r.reuse || r.mixBack && st.aside[ing] || r.cook && !st.inDish[ing]
+	return !st.used[ing] || r.reuse || r.cook && !st.inDish[ing]
 }
 
 // dishState is what the steps read so far did with each line: used (linked to an earlier step),
-// inDish (used other than by a prep verb: combined or cooked) and aside (its last step set it aside
-// for later).
+// and inDish (used other than by a prep or cooking verb: combined with the rest).
 type dishState struct {
-	used, inDish, aside []bool
-	prepOnly            []bool // this step: every mention that linked the line was under a prep verb
+	used, inDish []bool
+	prepOnly     []bool // this step: every mention that linked the line was under a prep or cooking verb
 }
 
 func readRole(v stepView, h hit, hitEnd []int) mentionRole {
@@ -269,7 +265,6 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		v.broughtBack(h.pos, h.end)
 	r.prep = hasVerb && (verb == classPrep || verb == classCook)
 	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
-	r.mixBack = object && verb == classMixVerb
 	r.water = v.isBath(h.pos, h.end)
 	return r
 }

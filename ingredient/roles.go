@@ -270,16 +270,6 @@ func (v stepView) directObject(verb, pos int) bool {
 	return true
 }
 
-// asideIn reports whether a step puts what it cooks aside for later ("set aside", "reserve").
-func (v stepView) asideIn() bool {
-	for k := range v.toks {
-		if v.lx.has(classAside, v.toks, k) {
-			return true
-		}
-	}
-	return false
-}
-
 // excessBefore reports whether "excess" precedes the name at pos: a leftover to get rid of.
 func (v stepView) excessBefore(pos int) bool {
 	for k, n := pos-1, 0; k >= 0 && n < 3; k, n = k-1, n+1 {
