@@ -137,7 +137,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	links := make([][2]int, 0, len(ingredients)*2)
 	found := make([]bool, len(ingredients))
 	n := len(ingredients)
-	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n)}
+	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n)}
+	for i, p := range ingredients {
+		if p.Notes != "" {
+			st.notes[i] = strings.Join(normalize(p.Notes), " ")
+		}
+	}
 	used := st.used
 	for s, step := range steps {
 		view := views[s]
@@ -220,19 +225,22 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 
 // mentionRole is what the words around a mention say about it.
 type mentionRole struct {
-	blocked bool // a condition, a mixture, a discard: never a link
-	reuse   bool // a portion or a use verb: a link even when the ingredient is already in the dish
-	portion bool // "the remaining flour", "half of the cheese"
-	prep    bool // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
-	cook    bool // the object of a cooking verb: linked again while the ingredient is only prepared
-	water   bool // water named as a bath or boiling medium
+	blocked bool   // a condition, a mixture, a discard: never a link
+	reuse   bool   // a portion or a use verb: a link even when the ingredient is already in the dish
+	portion bool   // "the remaining flour", "half of the cheese"
+	mixWord string // the mixture noun right after the mention ("puree" in "the tomato puree")
+	prep    bool   // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
+	cook    bool   // the object of a cooking verb: linked again while the ingredient is only prepared
+	water   bool   // water named as a bath or boiling medium
 }
 
 // linked decides whether a mention with this role links ingredient ing: never when blocked; the
 // first time the ingredient appears; again only when the step puts it (or a portion of it) in.
 func (r mentionRole) linked(ing int, st *dishState) bool {
 	if r.blocked {
-		return false
+		// "the tomato puree" for "2 tomatoes, pureed", "the reserved chickpea liquid" for "chickpeas,
+		// liquid reserved": a mixture of one line only is that line.
+		return r.mixWord != "" && st.notes[ing] != "" && notesName(st.notes[ing], r.mixWord)
 	}
 	return !st.used[ing] || r.reuse || r.cook && !st.inDish[ing]
 }
@@ -240,14 +248,22 @@ func (r mentionRole) linked(ing int, st *dishState) bool {
 // dishState is what the steps read so far did with each line: used (linked to an earlier step),
 // and inDish (used other than by a prep or cooking verb: combined with the rest).
 type dishState struct {
+	notes        []string // the lines' notes, folded ("pureed; liquid reserved")
 	used, inDish []bool
 	prepOnly     []bool // this step: every mention that linked the line was under a prep or cooking verb
 }
 
 func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	var r mentionRole
-	if v.inCondition(h.pos) || v.mixtureAfter(h.end, func(k int) int { return hitEnd[k] }) {
+	if v.inCondition(h.pos) {
 		r.blocked = true
+		return r
+	}
+	// "the remaining ladyfingers and cream mixture": a portion is taken of the line itself.
+	mixWord, mixture := v.mixtureWord(h.end, func(k int) int { return hitEnd[k] }, !v.portionBefore(h.pos))
+	if mixture {
+		r.blocked = true
+		r.mixWord = mixWord
 		return r
 	}
 	verb, at, hasVerb := v.verbBefore(h.pos)
@@ -1079,3 +1095,15 @@ func isFunctionWord(w, lang string) bool {
 
 var functionWords = setOf("in", "im", "am", "an", "zu", "um", "es", "er", "ab", "so", "da", "wo", "ja", "je", "ca",
 	"en", "op", "te", "of", "om", "al", "la", "le", "il", "el", "un", "de", "di", "du", "et", "ou", "y", "e", "o")
+
+// notesName reports whether a line's notes describe it as the mixture a step names: a notes word
+// sharing the mixture noun's first four letters ("pureed" for "puree", "liquid" for "liquid").
+func notesName(notes, mix string) bool {
+	stem := mix[:min(4, len(mix))]
+	for _, w := range strings.Fields(notes) {
+		if strings.HasPrefix(w, stem) {
+			return true
+		}
+	}
+	return false
+}

@@ -316,10 +316,24 @@ func (v stepView) movedOut(pos int) bool {
 // tomato mixture", "the egg and sugar mixture", "the onion-garlic paste". hitStarts marks where other
 // mentions begin, so a run of foods before the mixture noun is read as one name.
 func (v stepView) mixtureAfter(end int, hitAt func(int) int) bool {
+	_, ok := v.mixtureWord(end, hitAt, true)
+	return ok
+}
+
+// mixtureWord returns the mixture noun mixtureAfter finds, and whether it follows the mention
+// directly ("the tomato puree", which may be the puréed tomatoes line itself). runs allows a run of
+// foods joined by "and" in between.
+func (v stepView) mixtureWord(end int, hitAt func(int) int, runs bool) (direct string, ok bool) {
+	if end < len(v.toks) && v.lx.has(classMix, v.toks, end) {
+		return v.toks[end], true
+	}
+	if !runs {
+		return "", false
+	}
 	afterConnector := false
 	for k, n := end, 0; k < len(v.toks) && n < 6; n++ {
 		if !afterConnector && v.lx.has(classMix, v.toks, k) {
-			return true
+			return "", true
 		}
 		t := v.toks[k]
 		switch {
@@ -330,10 +344,10 @@ func (v stepView) mixtureAfter(end int, hitAt func(int) int) bool {
 			k = hitAt(k)
 			afterConnector = false
 		default:
-			return false
+			return "", false
 		}
 	}
-	return false
+	return "", false
 }
 
 // isBath reports whether water at [pos, end) is a bath or a boiling medium: "a pot of water", "a
