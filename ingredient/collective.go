@@ -13,6 +13,34 @@ type collectives struct {
 	names [][]string // significant words of each section's name, by section number
 	all   []int
 	lx    *lexicon
+	// serving are the lines listed "for serving" or "to garnish": not among "all the ingredients"
+	// mixed in a step, they go on the plate at the end.
+	serving []int
+}
+
+// forServing reports whether a line's notes set it apart for serving or garnish.
+func (c *collectives) forServing(notes string) bool {
+	w := normalize(notes)
+	for k := range w {
+		if c.lx.has(classServeGroup, w, k) || w[k] == "garnish" || w[k] == "serve" {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutServing drops the lines listed for serving from an "all the ingredients" group.
+func (c *collectives) withoutServing(lines []int) []int {
+	if len(c.serving) == 0 {
+		return lines
+	}
+	out := make([]int, 0, len(lines))
+	for _, l := range lines {
+		if !slices.Contains(c.serving, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexicon) *collectives {
@@ -27,6 +55,9 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 			continue
 		}
 		c.all = append(c.all, i)
+		if c.forServing(p.Notes) {
+			c.serving = append(c.serving, i)
+		}
 		w := normalize(p.Name)
 		for k, kind := range []wordClass{kindSpice, kindVegetable, kindDry, kindWet} {
 			if lx.contains(kind, w) || lx != lexicons["en"] && lx.containsPrefix(kind, w) {
@@ -232,9 +263,9 @@ func (c *collectives) resolve(v stepView, qual, after []string, stepSec int) []i
 		stepSec = c.sectionNamedIn(v)
 	}
 	if stepSec >= 0 {
-		return c.secs.lines[stepSec]
+		return c.withoutServing(c.secs.lines[stepSec])
 	}
-	return c.all
+	return c.withoutServing(c.all)
 }
 
 // sectionNamedIn returns the one section whose name shares the most words with a step ("Prepare

@@ -378,6 +378,10 @@ func (v stepView) isBath(pos, end int) bool {
 // isHeading reports whether a step is a heading pasted as a step ("For the sauce:", "Make the
 // dough"): short, and ending with a colon or opening with a heading word and no verb of the lists.
 func isHeading(text string, v stepView) bool {
+	trimmed := strings.TrimSpace(text)
+	if isNote(trimmed, v) {
+		return true
+	}
 	words := 0
 	for _, t := range v.toks {
 		if t != sep {
@@ -387,7 +391,6 @@ func isHeading(text string, v stepView) bool {
 	if words == 0 || words > 6 {
 		return false
 	}
-	trimmed := strings.TrimSpace(text)
 	if trimmed != "" && trimmed[len(trimmed)-1] == ':' {
 		return true
 	}
@@ -577,4 +580,18 @@ func (v stepView) excepted(pos int) bool {
 		}
 	}
 	return false
+}
+
+// isNote reports whether a step is a note rather than an instruction: wholly in parentheses
+// ("(Leftover meat keeps 4 days.)"), or opening with a note word and a colon ("Storage: …", "Tip: …").
+func isNote(trimmed string, v stepView) bool {
+	if strings.HasPrefix(trimmed, "(") && strings.HasSuffix(trimmed, ")") && strings.Count(trimmed, "(") == 1 {
+		return true
+	}
+	i := strings.IndexByte(trimmed, ':')
+	if i <= 0 || len(strings.Fields(trimmed[:i])) > 3 {
+		return false
+	}
+	head := normalize(trimmed[:i])
+	return len(head) > 0 && v.lx.has(classNote, head, 0)
 }
