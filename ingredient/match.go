@@ -138,9 +138,11 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	found := make([]bool, len(ingredients))
 	n := len(ingredients)
 	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n)}
+	st.serving = make([]bool, n)
 	for i, p := range ingredients {
 		if p.Notes != "" {
 			st.notes[i] = strings.Join(normalize(p.Notes), " ")
+			st.serving[i] = coll.forServing(p.Notes)
 		}
 	}
 	used := st.used
@@ -229,6 +231,7 @@ type mentionRole struct {
 	reuse   bool   // a portion or a use verb: a link even when the ingredient is already in the dish
 	portion bool   // "the remaining flour", "half of the cheese"
 	mixWord string // the mixture noun right after the mention ("puree" in "the tomato puree")
+	serve   bool   // under a serving or garnishing verb
 	prep    bool   // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
 	cook    bool   // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool   // water named as a bath or boiling medium
@@ -242,13 +245,14 @@ func (r mentionRole) linked(ing int, st *dishState) bool {
 		// liquid reserved": a mixture of one line only is that line.
 		return r.mixWord != "" && st.notes[ing] != "" && notesName(st.notes[ing], r.mixWord)
 	}
-	return !st.used[ing] || r.reuse || r.cook && !st.inDish[ing]
+	return !st.used[ing] || r.reuse || r.cook && !st.inDish[ing] || r.serve && st.serving[ing]
 }
 
 // dishState is what the steps read so far did with each line: used (linked to an earlier step),
 // and inDish (used other than by a prep or cooking verb: combined with the rest).
 type dishState struct {
 	notes        []string // the lines' notes, folded ("pureed; liquid reserved")
+	serving      []bool   // lines with some for serving ("plus extra for serving"): linked where served
 	used, inDish []bool
 	prepOnly     []bool // this step: every mention that linked the line was under a prep or cooking verb
 }
@@ -280,6 +284,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
 		v.broughtBack(h.pos, h.end)
 	r.prep = hasVerb && (verb == classPrep || verb == classCook)
+	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")
 	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
 	r.water = v.isBath(h.pos, h.end)
 	return r
@@ -1014,6 +1019,15 @@ func (idx *matchIndex) put(c candidate, key string) {
 // without a trailing descriptor the line put after it ("cumin ground" is the cumin).
 func englishVariants(name []string) [][]string {
 	var out [][]string
+	// "pasta of choice", "your choice of flatbreads or rice": the choice is the cook's, the food is named.
+	for k := 0; k+1 < len(name); k++ {
+		if name[k] == "of" && name[k+1] == "choice" && k > 0 {
+			out = append(out, name[:k])
+		}
+		if name[k] == "choice" && name[k+1] == "of" && k+2 < len(name) {
+			out = append(out, name[k+2:])
+		}
+	}
 	for k := 1; k < len(name)-1; k++ {
 		if name[k] == sep || connectors[name[k]] {
 			break

@@ -129,6 +129,17 @@ func TestMatchRoles(t *testing.T) {
 				"Scaldate l'olio in padella.", "Cuocete il pesce spada per 3 minuti, salate e servite."),
 			want: [][2]int{{0, 0}, {1, 1}, {2, 1}},
 		},
+		{
+			name: "a line with some kept for serving is linked where it is served; 'of choice' names the food",
+			r: recipe([]string{"½ cup grated Parmesan cheese, plus extra for serving", "200 g pasta of choice", "1 cup breadcrumbs"},
+				"Mix the breadcrumbs with the Parmesan.", "Cook the pasta.", "Serve the pasta hot with grated Parmesan on top."),
+			want: [][2]int{{0, 0}, {0, 2}, {1, 1}, {1, 2}, {2, 0}}, // the pasta, cooked apart, comes back where it is served
+		},
+		{
+			name: "notes and parenthesized remarks pasted as steps link nothing",
+			r:    recipe([]string{"1 lb pork shoulder"}, "Roast the pork.", "(Leftover pork keeps 4 days.)", "Storage: keep the pork in the fridge."),
+			want: [][2]int{{0, 0}},
+		},
 	}
 	for _, tt := range tests {
 		got := MatchRecipe(tt.r)
