@@ -475,8 +475,8 @@ func splitElisions(text string) string {
 // ("Butter zum Dünsten", "Pfeffer aus der Mühle") and trailing letters and measures ("q.b.").
 func cleanName(words []string, lang string) []string {
 	lx := lexicons[lang]
-	for len(words) > 1 && (lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0) || lx.has(classMeasure, words, 0)) {
-		words = words[1:]
+	for len(words) > 1 && (words[0] == sep || lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0) || lx.has(classMeasure, words, 0)) {
+		words = words[1:] // also "(chá)" after "xícara"
 	}
 	for k := 1; k < len(words); k++ {
 		if lx.has(classCut, words, k) {
