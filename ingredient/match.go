@@ -123,7 +123,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			punctuated++
 		}
 	}
-	if 2*punctuated > len(steps) {
+	if 2*punctuated >= len(steps) {
 		// Where steps are sentences, a short line without any punctuation is a step's title
 		// ("Bate los huevos con el azúcar" above the paragraph that says how).
 		for s, step := range steps {
