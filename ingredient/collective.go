@@ -259,6 +259,13 @@ func (c *collectives) resolve(v stepView, qual, after []string, stepSec int) []i
 		// A part the ingredient list does not name as a section: its lines are named one by one.
 		return nil
 	}
+	explicit := false // "all", "remaining", "todos": the whole group, not what is in the bowl
+	for i := range qual {
+		explicit = explicit || lx.has(classAll, qual, i)
+	}
+	if !explicit && stepSec < 0 {
+		return nil // "process the ingredients": those already in the bowl
+	}
 	if stepSec < 0 {
 		stepSec = c.sectionNamedIn(v)
 	}
