@@ -705,7 +705,7 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			seasoning = seasoning || isSaltOrPepper(w)
 			idx.addKeys(i, w, 0)
 			if lang != "en" {
-				if pw := dropIgnored(plainAlts[a]); len(pw) > 0 {
+				if pw := dropIgnored(plainAlts[a]); len(pw) > 0 && len(w) > 0 {
 					idx.addCompoundParts(candidate{ing: i, kind: kindHead, cover: 1 / float64(len(pw)), head: w[len(w)-1]}, pw[len(pw)-1])
 				}
 			}
