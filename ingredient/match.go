@@ -671,8 +671,6 @@ var partUnits = map[string]bool{unitClove: true, unitStalk: true, unitSprig: tru
 var saltWords = setOf("sea", "kosher", "table", "fine", "flaky", "coarse", "flake", "rock", "maldon")
 var pepperWords = setOf("black", "white", "ground", "cracked", "peppercorn")
 
-func buildIndex(ings []Parsed) *matchIndex { return buildIndexLang(ings, "en") }
-
 // buildIndexLang builds the index of a recipe in a language: outside English, words are reduced to
 // their stems (stemWord) and compound words are matched by their parts (see scan).
 func buildIndexLang(ings []Parsed, lang string) *matchIndex {

@@ -9,7 +9,6 @@ import "strings"
 // section (the step's own, or the last heading pasted as a step before it).
 type sectionIndex struct {
 	ingWords  [][]string // per ingredient line
-	stepWords [][]string // per step
 	ingSecOf  []int      // per step: the ingredient section its section names, or -1
 	explicit  []bool     // per step: the section comes from the step's own section, not a heading before it
 	secOfLine []int      // per ingredient line: its section's number
@@ -44,7 +43,6 @@ func newSectionIndex(sections []string, steps []Line, headings []bool, lx *lexic
 			name = leadingPurpose(st.Text, lx)
 		}
 		w := sectionWords(name, lx)
-		si.stepWords = append(si.stepWords, w)
 		best, bestN := -1, 0
 		for k, sn := range names {
 			if n := overlap(sn, w); n > bestN {
