@@ -529,7 +529,7 @@ func headFirst(words []string, lang string) []string {
 // romance are the languages that put the food first and its qualifiers after it.
 var romance = setOf("es", "it", "fr", "pt")
 
-var romancePrepositions = setOf("de", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "des", "da", "do")
+var romancePrepositions = setOf("de", "d", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "dell", "des", "da", "do")
 
 // titleCase reports whether most words of a short text start with a capital ("Make the Chili
 // Paste"), as titles do and sentences do not.
