@@ -928,8 +928,8 @@ func (idx *matchIndex) add(c candidate, words []string) {
 // tomatoes) or ends with the last part of one ("bouillon" for the "Kippenbouillon" line). Parts are
 // at least four letters, so short words never match inside long ones.
 func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
-	if t == sep || len(t) < 2 {
-		return nil, 0
+	if t == sep || len(t) < 2 || mixCompound(t, lexicons[idx.lang]) {
+		return nil, 0 // "Zwiebelmischung" is a mixture, not the onion
 	}
 	for L := len(t) - 1; L >= 4; L-- {
 		if c, ok := idx.keys[t[:L]]; ok {

@@ -324,7 +324,7 @@ func (v stepView) mixtureAfter(end int, hitAt func(int) int) bool {
 // directly ("the tomato puree", which may be the puréed tomatoes line itself). runs allows a run of
 // foods joined by "and" in between.
 func (v stepView) mixtureWord(end int, hitAt func(int) int, runs bool) (direct string, ok bool) {
-	if end < len(v.toks) && v.lx.has(classMix, v.toks, end) {
+	if end < len(v.toks) && (v.lx.has(classMix, v.toks, end) || mixCompound(v.toks[end], v.lx)) {
 		return v.toks[end], true
 	}
 	if !runs {
@@ -594,4 +594,18 @@ func isNote(trimmed string, v stepView) bool {
 	}
 	head := normalize(trimmed[:i])
 	return len(head) > 0 && v.lx.has(classNote, head, 0)
+}
+
+// mixCompound reports whether a word of a compounding language ends with a mixture noun
+// ("Petersilienmischung", "vleesmengsel", "ströbrödsblandning"): a mixture named after its foods.
+func mixCompound(t string, lx *lexicon) bool {
+	if lx == nil || lx == lexicons["en"] {
+		return false
+	}
+	for _, m := range lx.singles[classMix] {
+		if len(m) >= 4 && len(t) > len(m)+2 && strings.HasSuffix(t, m) {
+			return true
+		}
+	}
+	return false
 }
