@@ -132,7 +132,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 		}
 	}
-	secs := newSectionIndex(sections, steps, headings, lx)
+	secs := newSectionIndex(sections, steps, texts, headings, lx)
 	coll := newCollectives(ingredients, sections, secs, lx)
 	links := make([][2]int, 0, len(ingredients)*2)
 	found := make([]bool, len(ingredients))
@@ -928,8 +928,16 @@ func (idx *matchIndex) add(c candidate, words []string) {
 // tomatoes) or ends with the last part of one ("bouillon" for the "Kippenbouillon" line). Parts are
 // at least four letters, so short words never match inside long ones.
 func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
-	if t == sep || len(t) < 2 || mixCompound(t, lexicons[idx.lang]) {
+	c, n := idx.compoundParts(t)
+	if n > 0 && mixCompound(t, lexicons[idx.lang]) {
 		return nil, 0 // "Zwiebelmischung" is a mixture, not the onion
+	}
+	return c, n
+}
+
+func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
+	if t == sep || len(t) < 2 {
+		return nil, 0
 	}
 	for L := len(t) - 1; L >= 4; L-- {
 		if c, ok := idx.keys[t[:L]]; ok {

@@ -15,7 +15,7 @@ type sectionIndex struct {
 	lines     [][]int    // per section number: its lines
 }
 
-func newSectionIndex(sections []string, steps []Line, headings []bool, lx *lexicon) *sectionIndex {
+func newSectionIndex(sections []string, steps []Line, texts []normText, headings []bool, lx *lexicon) *sectionIndex {
 	si := &sectionIndex{ingWords: make([][]string, len(sections)), secOfLine: make([]int, len(sections))}
 	var names [][]string
 	sec := -1
@@ -40,7 +40,7 @@ func newSectionIndex(sections []string, steps []Line, headings []bool, lx *lexic
 			name = current
 		}
 		if name == "" {
-			name = leadingPurpose(st.Text, lx)
+			name = leadingPurpose(st.Text, texts[s].words, lx)
 		}
 		w := sectionWords(name, lx)
 		best, bestN := -1, 0
@@ -151,12 +151,14 @@ func (si *sectionIndex) pick(ings []int, s int, v stepView, hits []hit, anchors 
 
 // leadingPurpose returns the purpose a step opens with ("For the marinade, whisk …", "Für die
 // Marinade Knoblauch schälen …"): the heading word and up to three words after it, or "".
-func leadingPurpose(text string, lx *lexicon) string {
+func leadingPurpose(text string, toks []string, lx *lexicon) string {
 	// "Make the glaze: whisk …", "Assemble the Salad: toss …": a title before a colon.
 	if i := strings.IndexByte(text, ':'); i > 0 && len(strings.Fields(text[:i])) <= 8 {
 		return text[:i]
 	}
-	toks := normalize(text)
+	if len(toks) > 6 {
+		toks = toks[:6]
+	}
 	if len(toks) >= 3 && toks[0] == "to" && (toks[1] == "make" || toks[1] == "prepare") {
 		toks = toks[1:]
 	} else if len(toks) < 3 || !lx.has(classHeading, toks, 0) || toks[0] == "to" {
