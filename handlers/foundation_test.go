@@ -220,3 +220,56 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 		}
 	}
 }
+
+// The document is exact enough to generate the client from: every answer
+// with a body says what the body is, and every error answer is the one
+// error body.
+func TestOpenAPIDescribesEveryBody(t *testing.T) {
+	t.Parallel()
+	raw, err := buildOpenAPI("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]struct {
+				Ref     string `json:"$ref"`
+				Content map[string]struct {
+					Schema json.RawMessage `json:"schema"`
+				} `json:"content"`
+			} `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if len(op.Responses) == 0 {
+				t.Errorf("%s %s documents no answer", method, path)
+			}
+			success := false
+			for code, resp := range op.Responses {
+				switch {
+				case resp.Ref != "":
+					if !strings.HasPrefix(resp.Ref, "#/components/responses/") {
+						t.Errorf("%s %s %s refers to %s", method, path, code, resp.Ref)
+					}
+				case code == "204" || code[0] == '3':
+				case len(resp.Content) == 0:
+					t.Errorf("%s %s %s has a body the document does not describe", method, path, code)
+				default:
+					for ct, c := range resp.Content {
+						if len(c.Schema) == 0 {
+							t.Errorf("%s %s %s (%s) has no schema", method, path, code, ct)
+						}
+					}
+				}
+				success = success || code[0] == '2' || code[0] == '3'
+			}
+			if !success {
+				t.Errorf("%s %s documents no successful answer", method, path)
+			}
+		}
+	}
+}

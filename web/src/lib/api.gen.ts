@@ -1564,7 +1564,14 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            components?: Record<string, never>;
+                            info: Record<string, never>;
+                            openapi: string;
+                            paths: Record<string, never>;
+                        };
+                    };
                 };
             };
         };
