@@ -265,3 +265,7 @@ func SetAisleCorrection(ctx context.Context, db DBTX, userID uuid.UUID, food, ai
 		ON CONFLICT (user_id, food) DO UPDATE SET aisle = $3, updated_at = now()`, userID, food, aisle)
 	return wrap("set aisle correction", err)
 }
+
+// ShoppingListChannel is the notification channel of list changes; the
+// payload is the list's id (migration 0040).
+const ShoppingListChannel = "shopping_list_change"
