@@ -90,7 +90,9 @@ func init() {
 		authzCase{method: "DELETE", route: "/api/mealplan/entries/:id", want: ruleHousehold, prepare: entry("", nil)},
 		authzCase{method: "GET", route: "/api/mealplans", want: ruleAuth},
 		authzCase{method: "POST", route: "/api/mealplans", want: ruleAuth,
-			prepare: func(*testing.T, *testBundle, repo.User) (string, any) { return "/api/mealplans", map[string]any{"name": "Ours"} }},
+			prepare: func(*testing.T, *testBundle, repo.User) (string, any) {
+				return "/api/mealplans", map[string]any{"name": "Ours"}
+			}},
 		authzCase{method: "GET", route: "/api/mealplans/:id", want: ruleHousehold, prepare: plan("", nil)},
 		authzCase{method: "PATCH", route: "/api/mealplans/:id", want: ruleHousehold, prepare: plan("", map[string]any{"name": "Ours"})},
 		authzCase{method: "DELETE", route: "/api/mealplans/:id", want: ruleHousehold, prepare: plan("", nil)},
