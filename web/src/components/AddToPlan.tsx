@@ -22,18 +22,25 @@ export function AddToPlan({ recipe, servings, compact }: { recipe: RecipeRef; se
   const [error, setError] = useState('');
   if (!open) {
     return (
-      <button
-        type="button"
-        className={compact ? 'secondary small-button no-print' : 'secondary no-print'}
-        onClick={() => {
-          setOpen(true);
-          setDone('');
-        }}
-        data-testid="add-to-plan"
-        aria-label={compact ? `Add ${recipe.title} to the meal plan` : undefined}
-      >
-        {compact ? '+ Plan' : 'Add to plan'}
-      </button>
+      <>
+        <button
+          type="button"
+          className={compact ? 'secondary small-button no-print' : 'secondary no-print'}
+          onClick={() => {
+            setOpen(true);
+            setDone('');
+          }}
+          data-testid="add-to-plan"
+          aria-label={compact ? `Add ${recipe.title} to the meal plan` : undefined}
+        >
+          {compact ? '+ Plan' : 'Add to plan'}
+        </button>
+        {done && (
+          <span className="small no-print" role="status" data-testid="plan-done">
+            {done} <Link to="/plan">Open the plan</Link>
+          </span>
+        )}
+      </>
     );
   }
   const submit = async (e: React.FormEvent) => {
@@ -76,11 +83,6 @@ export function AddToPlan({ recipe, servings, compact }: { recipe: RecipeRef; se
         Cancel
       </button>
       {error && <p className="field-error">{error}</p>}
-      {done && (
-        <p className="small" role="status">
-          {done} <Link to="/plan">Open the plan</Link>
-        </p>
-      )}
     </form>
   );
 }
