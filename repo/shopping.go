@@ -227,13 +227,21 @@ func SaveShoppingItem(ctx context.Context, db DBTX, it ShoppingItem, sources boo
 	if _, err := db.Exec(ctx, `DELETE FROM shopping_item_source WHERE item_id = $1`, it.ID); err != nil {
 		return wrap("replace shopping item sources", err)
 	}
-	for _, s := range it.Sources {
-		if _, err := db.Exec(ctx, `INSERT INTO shopping_item_source (item_id, recipe_id, recipe_title, servings, line, quantity, unit)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, it.ID, s.RecipeID, s.RecipeTitle, s.Servings, s.Line, s.Quantity, s.Unit); err != nil {
-			return wrap("add shopping item source", err)
-		}
+	if len(it.Sources) == 0 {
+		return nil
 	}
-	return nil
+	// One statement for all of them: a merged item has a source per recipe.
+	n := len(it.Sources)
+	recipes, titles, servings := make([]*uuid.UUID, n), make([]string, n), make([]*float64, n)
+	lines, quantities, units := make([]string, n), make([]*float64, n), make([]string, n)
+	for i, s := range it.Sources {
+		recipes[i], titles[i], servings[i], lines[i], quantities[i], units[i] = s.RecipeID, s.RecipeTitle, s.Servings, s.Line, s.Quantity, s.Unit
+	}
+	_, err = db.Exec(ctx, `INSERT INTO shopping_item_source (item_id, recipe_id, recipe_title, servings, line, quantity, unit, created_at)
+		SELECT $1, r, t, s, l, q, u, now() + make_interval(secs => o / 1e6)
+		FROM unnest($2::uuid[], $3::text[], $4::numeric[], $5::text[], $6::float8[], $7::text[]) WITH ORDINALITY AS x(r, t, s, l, q, u, o)`,
+		it.ID, recipes, titles, servings, lines, quantities, units)
+	return wrap("add shopping item sources", err)
 }
 
 // NextItemPosition is the position after the list's last item.
