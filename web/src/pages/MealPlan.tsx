@@ -177,13 +177,38 @@ function EntryRow({ entry, days, act }: { entry: MealPlanEntry; days: string[]; 
       {entry.servings ? <span className="muted small"> · {entry.servings}</span> : null}
       {entry.note && <span className="muted small"> · {entry.note}</span>}
       <span className="entry-actions no-print">
-        <button type="button" className="link-button" onClick={() => setMoving(!moving)} aria-label={`Move ${entryLabel(entry)}`}>
-          ⇄
+        <button type="button" className="link-button" onClick={() => setMoving(!moving)} aria-label={`Edit or move ${entryLabel(entry)}`}>
+          ✎
         </button>
         <button type="button" className="link-button" onClick={() => act(() => mealplanApi.deleteEntry(entry.id))} aria-label={`Remove ${entryLabel(entry)}`}>
           ×
         </button>
       </span>
+      {moving && (
+        <form
+          className="move no-print"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const f = new FormData(e.currentTarget);
+            const servings = String(f.get('servings') ?? '').trim();
+            void act(() =>
+              mealplanApi.updateEntry(entry.id, {
+                note: String(f.get('note') ?? ''),
+                servings: servings === '' ? null : Number(servings),
+                ...(entry.recipe || entry.recipeUnavailable ? {} : { title: String(f.get('title') ?? '') }),
+              }),
+            );
+            setMoving(false);
+          }}
+        >
+          {!entry.recipe && !entry.recipeUnavailable && <input name="title" defaultValue={entry.title} aria-label="Note" maxLength={500} />}
+          <input name="servings" type="number" min="0.25" step="any" defaultValue={entry.servings ?? ''} aria-label="Servings" className="narrow" />
+          <input name="note" defaultValue={entry.note} aria-label="Comment" placeholder="comment" maxLength={500} />
+          <button type="submit" className="small-button">
+            Save
+          </button>
+        </form>
+      )}
       {moving && (
         <span className="move no-print">
           <select aria-label="Day" defaultValue={entry.date} onChange={(e) => act(() => mealplanApi.moveEntry(entry.id, e.target.value, entry.meal))}>

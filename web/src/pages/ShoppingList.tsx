@@ -151,6 +151,7 @@ export default function ShoppingListPage() {
                 aisles={list.aisles}
                 onCheck={(v) => change({ op: 'update', id: it.id, checked: v })}
                 onDelete={() => change({ op: 'delete', id: it.id })}
+                onEdit={(text) => change({ op: 'update', id: it.id, text })}
                 onAisle={(aisle) => act(async () => void (await shoppingApi.updateItem(id, it.id, { aisle })))}
                 onRemoveRecipe={(recipeId) => act(() => shoppingApi.removeRecipe(id, recipeId))}
                 onMove={(dir) => {
@@ -202,6 +203,7 @@ function ItemRow(props: {
   aisles: string[];
   onCheck: (checked: boolean) => void;
   onDelete: () => void;
+  onEdit: (text: string) => void;
   onAisle: (aisle: string) => void;
   onRemoveRecipe: (recipeId: string) => void;
   onMove: (dir: -1 | 1) => void;
@@ -239,6 +241,19 @@ function ItemRow(props: {
             </li>
           ))}
         </ul>
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const text = String(new FormData(e.currentTarget).get('text') ?? '').trim();
+            if (text && text !== item.text) props.onEdit(text);
+          }}
+        >
+          <input name="text" defaultValue={item.text} aria-label="Item" maxLength={500} />
+          <button type="submit" className="secondary small-button">
+            Rename
+          </button>
+        </form>
         <label>
           Aisle{' '}
           <select value={item.aisle} onChange={(e) => props.onAisle(e.target.value)}>
