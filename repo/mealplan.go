@@ -2,6 +2,7 @@ package repo
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -72,18 +73,31 @@ func GetMealPlan(ctx context.Context, db DBTX, id, userID uuid.UUID) (MealPlan, 
 // DefaultMealPlan is the plan a user opens without naming one: the plan
 // they joined last (their household's), else their oldest own plan,
 // created ("Meal plan") when they have none.
-func DefaultMealPlan(ctx context.Context, db DBTX, userID uuid.UUID) (MealPlan, error) {
+func DefaultMealPlan(ctx context.Context, db DBTX, userID uuid.UUID) (plan MealPlan, err error) {
+	// Two first requests at once (the planner and the home page) must not
+	// each create a plan: the user's lock serializes the check and the insert.
+	err = pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('meal_plan:' || $1::text, 0))`, userID); err != nil {
+			return err
+		}
+		plan, err = defaultMealPlan(ctx, tx, userID)
+		return err
+	})
+	return plan, wrap("default meal plan", err)
+}
+
+func defaultMealPlan(ctx context.Context, db DBTX, userID uuid.UUID) (MealPlan, error) {
 	var id uuid.UUID
 	err := db.QueryRow(ctx, `SELECT id FROM (
 			(SELECT m.plan_id AS id, 0 AS rank, m.created_at FROM meal_plan_member m WHERE m.user_id = $1 ORDER BY m.created_at DESC LIMIT 1)
 			UNION ALL
 			(SELECT p.id, 1, p.created_at FROM meal_plan p WHERE p.owner_id = $1 ORDER BY p.created_at LIMIT 1)
 		) c ORDER BY rank LIMIT 1`, userID).Scan(&id)
-	if err == pgx.ErrNoRows {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return CreateMealPlan(ctx, db, userID, "Meal plan")
 	}
 	if err != nil {
-		return MealPlan{}, wrap("default meal plan", err)
+		return MealPlan{}, err
 	}
 	return GetMealPlan(ctx, db, id, userID)
 }
