@@ -343,3 +343,48 @@ func TestShoppingListEventsAcrossInstances(t *testing.T) {
 	}
 	wait("change")
 }
+
+// Members edit items; only the owner renames, shares or deletes; reorder
+// and clear-checked keep every other item.
+func TestShoppingMemberRightsReorderAndClear(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	owner, ownerTok := b.user(t, repo.RoleUser)
+	member, memberTok := b.user(t, repo.RoleUser)
+	l := slList(t, b, owner, "metric")
+	path := "/api/shopping-lists/" + l.String()
+	r := b.do(t, "POST", path+"/members", map[string]any{"email": member.Email}, ownerTok)
+	wantStatus(t, r, 201)
+	wantStatus(t, b.do(t, "POST", path+"/members", map[string]any{"email": owner.Email}, ownerTok), 400)
+	for _, text := range []string{"bread", "2 l milk", "apples"} {
+		wantStatus(t, b.do(t, "POST", path+"/items", map[string]any{"text": text}, memberTok), 201)
+	}
+	wantStatus(t, b.do(t, "PATCH", path, map[string]any{"name": "Ours"}, memberTok), 403)
+	wantStatus(t, b.do(t, "DELETE", path, nil, memberTok), 403)
+	wantStatus(t, b.do(t, "POST", path+"/members", map[string]any{"email": owner.Email}, memberTok), 403)
+
+	lst := slGet(t, b, memberTok, l)
+	milk := slFind(lst, "milk")
+	if milk == nil || *milk.Quantity != 2 || milk.Unit != "l" || milk.Aisle != "dairy" {
+		t.Fatalf("typed milk: %+v", milk)
+	}
+	apples := *slFind(lst, "apples") // a copy: lst is decoded again below
+	r = b.do(t, "POST", path+"/reorder", map[string]any{"ids": []uuid.UUID{apples.ID}}, memberTok)
+	wantStatus(t, r, 200)
+	r.JSON(t, &lst)
+	if lst.Items[0].Text != "apples" || len(lst.Items) != 3 {
+		t.Fatalf("after reorder: %+v", lst.Items)
+	}
+	wantStatus(t, b.do(t, "POST", path+"/reorder", map[string]any{"ids": []uuid.UUID{uuid.New()}}, memberTok), 400)
+	wantStatus(t, b.do(t, "PATCH", path+"/items/"+apples.ID.String(), map[string]any{"checked": true}, memberTok), 200)
+	r = b.do(t, "POST", path+"/clear-checked", nil, ownerTok)
+	wantStatus(t, r, 200)
+	r.JSON(t, &lst)
+	if len(lst.Items) != 2 || slFind(lst, "apples") != nil {
+		t.Fatalf("after clearing: %+v", lst.Items)
+	}
+	wantStatus(t, b.do(t, "DELETE", path+"/recipes/"+uuid.NewString(), nil, ownerTok), 404)
+	// The member leaves; the list is gone for them.
+	wantStatus(t, b.do(t, "DELETE", path+"/members/"+member.ID.String(), nil, memberTok), 204)
+	wantStatus(t, b.do(t, "GET", path, nil, memberTok), 404)
+}

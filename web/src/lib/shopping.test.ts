@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { formatAmount, groupByAisle, OfflineQueue, sseEventName, withQueued, type KeyValue, type ShoppingItem, type ShoppingList } from './shopping';
+import { describe, expect, it, vi } from 'vitest';
+import { followList, formatAmount, groupByAisle, OfflineQueue, sseEventName, withQueued, type KeyValue, type ShoppingItem, type ShoppingList } from './shopping';
 
 const item = (over: Partial<ShoppingItem>): ShoppingItem => ({
   id: 'i',
@@ -93,5 +93,44 @@ describe('sseEventName', () => {
     expect(sseEventName('data: x')).toBe('message');
     expect(sseEventName(': ping')).toBe(null);
     expect(sseEventName('retry: 2000')).toBe('message');
+  });
+});
+
+describe('followList', () => {
+  const streamOf = (chunks: string[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const ch of chunks) c.enqueue(new TextEncoder().encode(ch));
+        // Left open, like a live stream.
+      },
+    });
+
+  it('calls back on change and resync events, not on ready or comments', async () => {
+    let calls = 0;
+    const fetch = (async () =>
+      new Response(streamOf(['retry: 2000\n\nevent: ready\ndata: {}\n\n', ': ping\n\n', 'event: change\ndata: {"listId":"l"}\n\nevent: res', 'ync\ndata: {}\n\n']), {
+        status: 200,
+        headers: { 'Content-Type': 'text/event-stream' },
+      })) as typeof globalThis.fetch;
+    const live: boolean[] = [];
+    const stop = followList('l', () => calls++, (v) => live.push(v), { fetch });
+    await vi.waitFor(() => expect(calls).toBe(2));
+    expect(live).toEqual([true]);
+    stop();
+  });
+
+  it('polls while the stream is unavailable', async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    const fetch = (async () => new Response('{"error":{"code":"unavailable","message":"off"}}', { status: 503 })) as typeof globalThis.fetch;
+    const live: boolean[] = [];
+    const stop = followList('l', () => calls++, (v) => live.push(v), { fetch, pollMs: 1000 });
+    await vi.advanceTimersByTimeAsync(3500);
+    expect(live[0]).toBe(false);
+    expect(calls).toBe(3);
+    stop();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls).toBe(3);
+    vi.useRealTimers();
   });
 });
