@@ -788,9 +788,6 @@ func (s *Server) mergeInto(c *fiber.Ctx, tx pgx.Tx, l repo.ShoppingList, additio
 	if err != nil {
 		return err
 	}
-	if len(stored)+len(additions) > itemsMax {
-		return errConflict("a list holds at most %d items: clear the checked ones first", itemsMax)
-	}
 	corrections, err := repo.AisleCorrections(ctx, tx, me.ID)
 	if err != nil {
 		return err
@@ -806,7 +803,17 @@ func (s *Server) mergeInto(c *fiber.Ctx, tx pgx.Tx, l repo.ShoppingList, additio
 		return err
 	}
 	now := time.Now()
-	for _, it := range shopping.Merge(items, additions, corrections, uuid.New) {
+	touched := shopping.Merge(items, additions, corrections, uuid.New)
+	created := 0
+	for _, it := range touched {
+		if _, ok := byID[it.ID]; !ok {
+			created++
+		}
+	}
+	if len(stored)+created > itemsMax {
+		return errConflict("the list would hold %d items, more than the %d a list may: clear the checked ones first", len(stored)+created, itemsMax)
+	}
+	for _, it := range touched {
 		row, ok := byID[it.ID]
 		if !ok {
 			row = repo.ShoppingItem{ID: it.ID, ListID: l.ID, Text: it.Text, Food: it.Food, Aisle: it.Aisle, Position: pos}
