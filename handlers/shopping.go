@@ -268,11 +268,11 @@ func (s *Server) updateShoppingList(c *fiber.Ctx) error {
 			if err != nil {
 				return uuid.Nil, err
 			}
-			for _, it := range items {
-				withTotal(&it, system)
-				if err := repo.SaveShoppingItem(ctx, tx, it, false); err != nil {
-					return uuid.Nil, err
-				}
+			for i := range items {
+				withTotal(&items[i], system)
+			}
+			if err := repo.SaveShoppingItems(ctx, tx, items, false); err != nil {
+				return uuid.Nil, err
 			}
 		}
 		return l.ID, nil
@@ -732,14 +732,15 @@ func (s *Server) reorderShoppingItems(c *fiber.Ctx) error {
 			}
 			return 0
 		})
+		var moved []repo.ShoppingItem
 		for i, it := range items {
-			if it.Position == i {
-				continue
+			if it.Position != i {
+				it.Position = i
+				moved = append(moved, it)
 			}
-			it.Position = i
-			if err := repo.SaveShoppingItem(ctx, tx, it, false); err != nil {
-				return uuid.Nil, err
-			}
+		}
+		if err := repo.SaveShoppingItems(ctx, tx, moved, false); err != nil {
+			return uuid.Nil, err
 		}
 		return l.ID, repo.TouchShoppingList(ctx, tx, l.ID)
 	})
@@ -813,6 +814,7 @@ func (s *Server) mergeInto(c *fiber.Ctx, tx pgx.Tx, l repo.ShoppingList, additio
 	if len(stored)+created > itemsMax {
 		return errConflict("the list would hold %d items, more than the %d a list may: clear the checked ones first", len(stored)+created, itemsMax)
 	}
+	rows := make([]repo.ShoppingItem, 0, len(touched))
 	for _, it := range touched {
 		row, ok := byID[it.ID]
 		if !ok {
@@ -825,9 +827,10 @@ func (s *Server) mergeInto(c *fiber.Ctx, tx pgx.Tx, l repo.ShoppingList, additio
 		}
 		withTotal(&row, l.UnitSystem)
 		row.ChangedAt = now
-		if err := repo.SaveShoppingItem(ctx, tx, row, true); err != nil {
-			return err
-		}
+		rows = append(rows, row)
+	}
+	if err := repo.SaveShoppingItems(ctx, tx, rows, true); err != nil {
+		return err
 	}
 	return repo.TouchShoppingList(ctx, tx, l.ID)
 }
@@ -944,6 +947,7 @@ func (s *Server) removeRecipeFromList(c *fiber.Ctx) error {
 			return uuid.Nil, errNotFound("recipe on this list")
 		}
 		now := time.Now()
+		var kept, dropped []repo.ShoppingItem
 		for _, it := range changed {
 			row := byID[it.ID]
 			row.Sources = row.Sources[:0:0]
@@ -952,16 +956,18 @@ func (s *Server) removeRecipeFromList(c *fiber.Ctx) error {
 			}
 			withTotal(&row, l.UnitSystem)
 			row.ChangedAt = now
-			if err := repo.SaveShoppingItem(ctx, tx, row, true); err != nil {
-				return uuid.Nil, err
-			}
+			kept = append(kept, row)
 		}
 		for _, it := range gone {
 			row := byID[it.ID]
 			row.DeletedAt, row.ChangedAt = &now, now
-			if err := repo.SaveShoppingItem(ctx, tx, row, false); err != nil {
-				return uuid.Nil, err
-			}
+			dropped = append(dropped, row)
+		}
+		if err := repo.SaveShoppingItems(ctx, tx, kept, true); err != nil {
+			return uuid.Nil, err
+		}
+		if err := repo.SaveShoppingItems(ctx, tx, dropped, false); err != nil {
+			return uuid.Nil, err
 		}
 		return l.ID, repo.TouchShoppingList(ctx, tx, l.ID)
 	})

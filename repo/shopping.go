@@ -2,6 +2,7 @@ package repo
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -206,42 +207,66 @@ func GetShoppingItem(ctx context.Context, db DBTX, listID, id uuid.UUID) (Shoppi
 }
 
 // SaveShoppingItem writes the item, creating it if new; with sources
-// non-nil, they replace the item's sources. An item of another list with
+// true, its Sources replace the stored ones. An item of another list with
 // the same id is ErrConflict.
 func SaveShoppingItem(ctx context.Context, db DBTX, it ShoppingItem, sources bool) error {
-	tag, err := db.Exec(ctx, `INSERT INTO shopping_item (id, list_id, text, food, quantity, unit, checked, aisle, position, changed_at, deleted_at)
+	tx, ok := db.(pgx.Tx)
+	if !ok {
+		return pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error { return SaveShoppingItems(ctx, tx, []ShoppingItem{it}, sources) })
+	}
+	return SaveShoppingItems(ctx, tx, []ShoppingItem{it}, sources)
+}
+
+// SaveShoppingItems is SaveShoppingItem for several items in one round
+// trip: a week's list writes some thirty items at once.
+func SaveShoppingItems(ctx context.Context, tx pgx.Tx, items []ShoppingItem, sources bool) error {
+	if len(items) == 0 {
+		return nil
+	}
+	b := &pgx.Batch{}
+	for _, it := range items {
+		b.Queue(`INSERT INTO shopping_item (id, list_id, text, food, quantity, unit, checked, aisle, position, changed_at, deleted_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (id) DO UPDATE SET text = $3, food = $4, quantity = $5, unit = $6, checked = $7, aisle = $8,
 			position = $9, changed_at = $10, deleted_at = $11
 		WHERE shopping_item.list_id = $2`,
-		it.ID, it.ListID, it.Text, it.Food, it.Quantity, it.Unit, it.Checked, it.Aisle, it.Position, it.ChangedAt, it.DeletedAt)
-	if err != nil {
-		return wrap("save shopping item", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return wrap("save shopping item", ErrConflict)
-	}
-	if !sources {
-		return nil
-	}
-	if _, err := db.Exec(ctx, `DELETE FROM shopping_item_source WHERE item_id = $1`, it.ID); err != nil {
-		return wrap("replace shopping item sources", err)
-	}
-	if len(it.Sources) == 0 {
-		return nil
-	}
-	// One statement for all of them: a merged item has a source per recipe.
-	n := len(it.Sources)
-	recipes, titles, servings := make([]*uuid.UUID, n), make([]string, n), make([]*float64, n)
-	lines, quantities, units := make([]string, n), make([]*float64, n), make([]string, n)
-	for i, s := range it.Sources {
-		recipes[i], titles[i], servings[i], lines[i], quantities[i], units[i] = s.RecipeID, s.RecipeTitle, s.Servings, s.Line, s.Quantity, s.Unit
-	}
-	_, err = db.Exec(ctx, `INSERT INTO shopping_item_source (item_id, recipe_id, recipe_title, servings, line, quantity, unit, created_at)
+			it.ID, it.ListID, it.Text, it.Food, it.Quantity, it.Unit, it.Checked, it.Aisle, it.Position, it.ChangedAt, it.DeletedAt)
+		if !sources {
+			continue
+		}
+		b.Queue(`DELETE FROM shopping_item_source WHERE item_id = $1`, it.ID)
+		// One statement for all of them: a merged item has a source per recipe.
+		n := len(it.Sources)
+		recipes, titles, servings := make([]*uuid.UUID, n), make([]string, n), make([]*float64, n)
+		lines, quantities, units := make([]string, n), make([]*float64, n), make([]string, n)
+		for i, s := range it.Sources {
+			recipes[i], titles[i], servings[i], lines[i], quantities[i], units[i] = s.RecipeID, s.RecipeTitle, s.Servings, s.Line, s.Quantity, s.Unit
+		}
+		// created_at steps by a microsecond per source, so they read back in order.
+		b.Queue(`INSERT INTO shopping_item_source (item_id, recipe_id, recipe_title, servings, line, quantity, unit, created_at)
 		SELECT $1, r, t, s, l, q, u, now() + make_interval(secs => o / 1e6)
 		FROM unnest($2::uuid[], $3::text[], $4::numeric[], $5::text[], $6::float8[], $7::text[]) WITH ORDINALITY AS x(r, t, s, l, q, u, o)`,
-		it.ID, recipes, titles, servings, lines, quantities, units)
-	return wrap("add shopping item sources", err)
+			it.ID, recipes, titles, servings, lines, quantities, units)
+	}
+	res := tx.SendBatch(ctx, b)
+	defer res.Close()
+	for _, it := range items {
+		tag, err := res.Exec()
+		if err != nil {
+			return wrap("save shopping item", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("save shopping item %s: %w", it.ID, ErrConflict)
+		}
+		if sources {
+			for range 2 {
+				if _, err := res.Exec(); err != nil {
+					return wrap("replace shopping item sources", err)
+				}
+			}
+		}
+	}
+	return wrap("save shopping items", res.Close())
 }
 
 // NextItemPosition is the position after the list's last item.
