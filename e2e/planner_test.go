@@ -125,6 +125,15 @@ func TestPlannerAndSharedShoppingList(t *testing.T) {
 	a.open("/plan")
 	a.wait("three planned dinners", `document.querySelectorAll('[data-testid=plan-entry]').length === 3`)
 	a.screenshot("planner-week")
+	// A desktop shows the days side by side; a phone one day per row.
+	sameRow := `(() => { const d = [...document.querySelectorAll('.week-day')]; return d.length === 7 && d[1].getBoundingClientRect().top === d[0].getBoundingClientRect().top; })()`
+	if !eval[bool](a, sameRow) {
+		a.fail("the desktop week is not a grid of days")
+	}
+	a.run("phone viewport", chromedp.EmulateViewport(390, 844))
+	a.wait("one day per row", `(() => { const d = [...document.querySelectorAll('.week-day')]; return d[1].getBoundingClientRect().top >= d[0].getBoundingClientRect().bottom; })()`)
+	a.screenshot("planner-week-phone")
+	a.run("desktop viewport", chromedp.EmulateViewport(1280, 900))
 	a.click("plan-to-list")
 	a.waitPath(shoppingPath.String())
 	listID := shoppingPath.FindStringSubmatch(eval[string](a, `location.pathname`))[1]
