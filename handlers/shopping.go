@@ -29,9 +29,8 @@ import (
 // so a device with a fast clock cannot win every later conflict.
 
 const (
-	itemsMax       = 1000 // items of one list
-	changesMax     = 500  // changes in one POST /changes
-	shoppingAisles = "produce, bakery, meat and fish, dairy, frozen, pantry, spices, drinks, other"
+	itemsMax   = 1000 // items of one list
+	changesMax = 500  // changes in one POST /changes
 )
 
 func (s *Server) shoppingRoutes(api fiber.Router) {
@@ -388,7 +387,7 @@ func validateChange(fe fieldErrors, prefix string, ch *itemChange) {
 		fe.add(prefix+"text", "is required")
 	}
 	if ch.Aisle != nil && !shopping.IsAisle(*ch.Aisle) {
-		fe.add(prefix+"aisle", "must be one of "+shoppingAisles)
+		fe.add(prefix+"aisle", "must be one of %s", strings.Join(shopping.Aisles, ", "))
 	}
 	if ch.Quantity != nil && (*ch.Quantity <= 0 || *ch.Quantity > 1e6) {
 		fe.add(prefix+"quantity", "must be more than 0 and at most 1000000")

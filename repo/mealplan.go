@@ -192,9 +192,7 @@ func entrySelect(v Viewer, args *sqlArgs) string {
 func scanEntry(row pgx.CollectableRow) (MealPlanEntry, error) {
 	var e MealPlanEntry
 	var hasRecipe, visible bool
-	var s struct {
-		RecipeSummary
-	}
+	var s RecipeSummary // filled only when the recipe is visible: the columns are NULL otherwise
 	var (
 		id, owner                 *uuid.UUID
 		title, desc, vis          *string
@@ -214,7 +212,7 @@ func scanEntry(row pgx.CollectableRow) (MealPlanEntry, error) {
 		s.ID, s.OwnerID, s.Title, s.Description, s.Visibility = *id, *owner, *title, *desc, *vis
 		s.Servings, s.PrepMinutes, s.CookMinutes, s.TotalMinutes, s.SourceURL, s.ImageKey = servings, prep, cook, tot, source, image
 		s.ImageVariants, s.Categories, s.Tags, s.CreatedAt, s.UpdatedAt = variants, cats, tags, *created, *updated
-		e.Recipe = &s.RecipeSummary
+		e.Recipe = &s
 	}
 	e.RecipeUnavailable = hasRecipe && !visible
 	return e, nil
