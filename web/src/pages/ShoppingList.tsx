@@ -18,6 +18,7 @@ import {
   type UnitSystem,
 } from '../lib/shopping';
 import { ErrorView, PageSkeleton } from '../components/ui';
+import { addDays, storedPlanId, today, weekStart } from '../lib/mealplan';
 import { SYSTEM_LABEL } from './ShoppingLists';
 
 /**
@@ -139,6 +140,7 @@ export default function ShoppingListPage() {
       </p>
       {actionError && <p className="field-error">{actionError}</p>}
       <AddItem onAdd={(text) => change({ op: 'add', id: crypto.randomUUID(), text })} />
+      <AddPlanDays onAdd={(from, to) => act(() => shoppingApi.addPlan(id, from, to, storedPlanId() || undefined))} />
       {groups.length === 0 && <p className="empty">Nothing to buy. Add items, a recipe, or your meal plan.</p>}
       {groups.map((g) => (
         <section key={g.aisle} className="aisle" data-aisle={g.aisle}>
@@ -175,6 +177,38 @@ export default function ShoppingListPage() {
         <Link to="/shopping">All lists</Link>
       </p>
     </div>
+  );
+}
+
+/** The meal plan's recipes of some days (this week by default), merged into the list. */
+function AddPlanDays({ onAdd }: { onAdd: (from: string, to: string) => Promise<void> }) {
+  const start = weekStart(today());
+  const [from, setFrom] = useState(start);
+  const [to, setTo] = useState(addDays(start, 6));
+  const [busy, setBusy] = useState(false);
+  return (
+    <details className="add-plan no-print">
+      <summary>Add recipes from the meal plan</summary>
+      <form
+        className="inline-form"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          await onAdd(from, to);
+          setBusy(false);
+        }}
+      >
+        <label>
+          From <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} required />
+        </label>
+        <label>
+          to <input type="date" value={to} onChange={(e) => setTo(e.target.value)} required />
+        </label>
+        <button type="submit" disabled={busy}>
+          Add
+        </button>
+      </form>
+    </details>
   );
 }
 
