@@ -5,11 +5,12 @@
 //     twelve lines each, foods shared between recipes in several units):
 //     POST /api/shopping-lists/:id/plan, which reads the plan, reads and
 //     scales every recipe, merges the lines and writes the items;
+//
 //   - the fan-out of live updates: 200 open event streams, and the time
 //     from a committed change to the last stream that hears of it, through
 //     PostgreSQL's LISTEN/NOTIFY and the API's hub.
 //
-//	go test ./bench/shopping -run '^$' -bench . -benchtime 20x
+//     go test ./bench/shopping -run '^$' -bench . -benchtime 20x
 package shopping
 
 import (
