@@ -1,16 +1,16 @@
 // Package shopping measures the shopping list's two costly paths through
-// the real API on a loopback listener and a fresh database:
+// the real API on a loopback listener and a fresh database.
 //
-//   - building a list from a 7-day plan of 21 recipes (three meals a day,
-//     twelve lines each, foods shared between recipes in several units):
-//     POST /api/shopping-lists/:id/plan, which reads the plan, reads and
-//     scales every recipe, merges the lines and writes the items;
+// BenchmarkListFromPlan builds a list from a 7-day plan of 21 recipes
+// (three meals a day, twelve lines each, foods shared between recipes in
+// several units): POST /api/shopping-lists/:id/plan reads the plan, reads
+// and scales every recipe, merges the lines and writes the items.
 //
-//   - the fan-out of live updates: 200 open event streams, and the time
-//     from a committed change to the last stream that hears of it, through
-//     PostgreSQL's LISTEN/NOTIFY and the API's hub.
+// BenchmarkEventFanOut keeps 200 event streams open and measures the time
+// from a committed change to the last stream that hears of it, through
+// PostgreSQL's LISTEN/NOTIFY and the API's hub.
 //
-//     go test ./bench/shopping -run '^$' -bench . -benchtime 20x
+//	go test ./bench/shopping -run '^$' -bench . -benchtime 20x
 package shopping
 
 import (
