@@ -42,6 +42,9 @@ type Deps struct {
 	// Clock is the time the handlers go by (rate-limit windows, the
 	// refresh grace period); nil is time.Now. Tests pass a clock they move.
 	Clock func() time.Time
+	// ListEvents tells open shopping lists of their changes (NewListEvents,
+	// fed by its Follow); nil answers their event streams with 503.
+	ListEvents *ListEvents
 	// PasswordCost is the bcrypt cost; 0 means password.DefaultCost (12).
 	// Only tests lower it, to stay fast.
 	PasswordCost int
@@ -127,6 +130,8 @@ func (s *Server) routes(app *fiber.App) {
 	s.recipeRoutes(api)
 	s.recipeImportRoutes(api)
 	s.mappingRoutes(api)
+	s.mealPlanRoutes(api)
+	s.shoppingRoutes(api)
 }
 
 func (s *Server) health(c *fiber.Ctx) error {

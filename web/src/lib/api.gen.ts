@@ -1542,6 +1542,544 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mealplan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entries of a plan for a range of days
+         * @description The entries from `from` to `to` (both included, at most 92 days: a longer range is a 400), with the summaries of their recipes as the caller may see them. Without planId: the caller's default plan, which is the plan they joined last (their household's), else their oldest own plan, created when they have none.
+         */
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    to: string;
+                    planId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MealPlanRange"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mealplan/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plan a meal
+         * @description Adds an entry at the end of its day's meal. 201 with the entry.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MealPlanEntryInput"] & unknown;
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MealPlanEntry"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mealplan/entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An entry
+         * @description Any member of the entry's plan; anyone else 404. The recipe is shown as the caller may see it (see recipeUnavailable).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Entry id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MealPlanEntry"];
+                    };
+                };
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete an entry
+         * @description Any member of the entry's plan.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Entry id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Edit an entry
+         * @description Any member of the plan may. An entry moved to another day or meal goes to its end. An edit that leaves recipeId out keeps the recipe, even one the editor cannot see.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Entry id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MealPlanEntryInput"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MealPlanEntry"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/mealplan/entries/{id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an entry
+         * @description To another date and meal, at its end.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Entry id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        date: string;
+                        /** @enum {string} */
+                        meal: "breakfast" | "lunch" | "dinner" | "snack";
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MealPlanEntry"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mealplans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's plans
+         * @description Plans the caller owns (oldest first, one created when they have none), then plans shared with them (last joined first).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["MealPlan"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        /**
+         * Create a plan
+         * @description 201 with the plan.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MealPlan"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mealplans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plan
+         * @description Members and owner only; anyone else 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Plan id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MealPlan"];
+                    };
+                };
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a plan
+         * @description Owner only, with its entries.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Plan id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename a plan
+         * @description Owner only: members get 403.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Plan id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MealPlan"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/mealplans/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a plan
+         * @description Owner only. The user with that email becomes a member with edit rights: 201 with the plan, 200 when they already were. An email no user has is 404; the owner's own is 400.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Plan id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MealPlan"];
+                    };
+                };
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MealPlan"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mealplans/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description The owner removes anyone; a member removes themselves (leaves).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Plan id */
+                    id: string;
+                    /** @description Member's user id */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -2156,6 +2694,809 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shopping-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's lists
+         * @description Lists the caller owns or is a member of, most recently changed first, without items.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["ShoppingList"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        /**
+         * Create a list
+         * @description 201 with the list.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /**
+                         * @default as_written
+                         * @enum {string}
+                         */
+                        unitSystem?: "metric" | "us" | "as_written";
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A list with its items
+         * @description Owner and members only; anyone else, administrators included, 404. Conflict rule (several devices, some offline): every change to an item may carry `at`, the time the client made it. A change older than the last change applied to that item is not applied (result `stale`: last write per item wins); a deleted item stays deleted, and any later change to it is not applied (result `deleted`). A time in the future counts as the server's now. A client that was offline sends its queued changes, oldest first, to POST /changes, and may create items with ids of its own (an add replayed with the same id is applied once).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The whole list, with its items */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingList"];
+                    };
+                };
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a list
+         * @description Owner only.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename a list or change its unit system
+         * @description Owner only (members 403). A new unit system shows every amount anew.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @enum {string} */
+                        unitSystem?: "metric" | "us" | "as_written";
+                    };
+                };
+            };
+            responses: {
+                /** @description The whole list, with its items */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply queued changes
+         * @description The changes a device made offline, oldest first, applied in order, all or none (a bad change is a 400 that applies none). op add, update or delete; a change to an item this list never had is answered deleted. Answers each change's result and the list. Conflict rule (several devices, some offline): every change to an item may carry `at`, the time the client made it. A change older than the last change applied to that item is not applied (result `stale`: last write per item wins); a deleted item stays deleted, and any later change to it is not applied (result `deleted`). A time in the future counts as the server's now. A client that was offline sends its queued changes, oldest first, to POST /changes, and may create items with ids of its own (an add replayed with the same id is applied once).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        changes: (components["schemas"]["ShoppingItemChange"] & {
+                            /** @enum {string} */
+                            op: "add" | "update" | "delete";
+                        })[];
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            list: components["schemas"]["ShoppingList"];
+                            results: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                result: "applied" | "stale" | "deleted";
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/clear-checked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear checked items
+         * @description Deletes every checked item.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The whole list, with its items */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingList"];
+                    };
+                };
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live changes (server-sent events)
+         * @description A text/event-stream: `ready` at once, then `change` whenever the list, its items or its members change (from any API instance: the database notifies every committed change), and `resync` when changes may have been missed. Each event's data is {"listId"}; the client reads the list again. A comment line every 25 s keeps the stream open. 503 when the server runs without live updates: clients fall back to polling.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The event stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an item
+         * @description What the user typed ("2 l milk") becomes one item, read for its amount, unit and food, never merged into another. 201 with the item; 200 with result applied when the id was added before. Conflict rule (several devices, some offline): every change to an item may carry `at`, the time the client made it. A change older than the last change applied to that item is not applied (result `stale`: last write per item wins); a deleted item stays deleted, and any later change to it is not applied (result `deleted`). A time in the future counts as the server's now. A client that was offline sends its queued changes, oldest first, to POST /changes, and may create items with ids of its own (an add replayed with the same id is applied once).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ShoppingItemChange"] & unknown;
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingItemAnswer"];
+                    };
+                };
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingItemAnswer"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/items/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an item
+         * @description 204; 200 with result stale or deleted when not applied. Query at: the client time of the deletion. Conflict rule (several devices, some offline): every change to an item may carry `at`, the time the client made it. A change older than the last change applied to that item is not applied (result `stale`: last write per item wins); a deleted item stays deleted, and any later change to it is not applied (result `deleted`). A time in the future counts as the server's now. A client that was offline sends its queued changes, oldest first, to POST /changes, and may create items with ids of its own (an add replayed with the same id is applied once).
+         */
+        delete: {
+            parameters: {
+                query?: {
+                    at?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                    /** @description Item id */
+                    itemId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingItemAnswer"];
+                    };
+                };
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Edit, check or uncheck an item
+         * @description Conflict rule (several devices, some offline): every change to an item may carry `at`, the time the client made it. A change older than the last change applied to that item is not applied (result `stale`: last write per item wins); a deleted item stays deleted, and any later change to it is not applied (result `deleted`). A time in the future counts as the server's now. A client that was offline sends its queued changes, oldest first, to POST /changes, and may create items with ids of its own (an add replayed with the same id is applied once). 200 with the result and the item as it now is; an item never on this list is 404.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                    /** @description Item id */
+                    itemId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ShoppingItemChange"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingItemAnswer"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a list
+         * @description Owner only; the user with that email may then edit the list. 201 with the list, 200 when already a member; an unknown email is 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The whole list, with its items */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingList"];
+                    };
+                };
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description The owner removes anyone; a member removes themselves.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                    /** @description Member's user id */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a plan's range
+         * @description Every recipe planned from from to to (at most 92 days) that the caller may read, each at its planned servings, merged as POST /recipes does. planId: default the caller's default plan.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        from: string;
+                        /** Format: uuid */
+                        planId?: string;
+                        /** Format: date */
+                        to: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The whole list, with its items */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/recipes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a recipe
+         * @description The recipe's ingredient lines, scaled to servings (default: as written; a recipe that states no servings is added as written), merged with the list's unchecked items: the same food (whole name, singular, ignoring case) adds up within a unit family — volume (tsp, tbsp, cup, fl oz, ml, l), mass (g, kg, oz, lb), counts, or one other unit (clove, can) — and is shown in the list's unit system (1 cup + 200 ml milk: 440 ml metric, 1.8 cup US). Amounts of different families, lines without an amount and different foods (red onion, onion) stay separate items; every line ends on the list. A range counts its upper end. An unknown or unreadable recipe, or servings not above 0, is a 400 that changes nothing. Section headings among the lines ("For the sauce:") are not items.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        recipeId: string;
+                        servings?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The whole list, with its items */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/recipes/{recipeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a recipe
+         * @description Takes the recipe's share off every item (checked or not); items that were only the recipe's go. 404 when the list has nothing of it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                    /** @description Recipe id */
+                    recipeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The whole list, with its items */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingList"];
+                    };
+                };
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shopping-lists/{id}/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder items
+         * @description The named items first, in that order, the others after them as they were. ids must be items of this list, each once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description List id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The whole list, with its items */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShoppingList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tags": {
         parameters: {
             query?: never;
@@ -2396,6 +3737,70 @@ export interface components {
             edited: boolean;
             mappings: components["schemas"]["MappingLink"][];
         };
+        /** @description A plan a household shares. The owner adds members by email; every member reads and edits the entries; only the owner renames or deletes the plan and adds or removes members (a member may remove themselves). */
+        MealPlan: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            members: components["schemas"]["PlanMember"][];
+            name: string;
+            /** Format: uuid */
+            ownerId: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        MealPlanEntry: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date */
+            date: string;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            meal: "breakfast" | "lunch" | "dinner" | "snack";
+            note: string;
+            /** Format: uuid */
+            planId: string;
+            /** @description Order within the day's meal. */
+            position: number;
+            /** @description The recipe as the reader may see it; null for a note, and for a recipe that was deleted or that the reader may no longer read. */
+            recipe: null | components["schemas"]["RecipeSummary"];
+            /** @description The entry names a recipe the reader cannot see (deleted, made private, unshared): show "recipe no longer available". Nothing else of it is returned. */
+            recipeUnavailable: boolean;
+            /** @description Defaults to the recipe's servings when the entry is made. */
+            servings: number | null;
+            /** @description The note of an entry without a recipe ("Leftovers"); may be empty for a recipe. */
+            title: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description A recipe (recipeId) or a note (title), or both. In a PATCH, a field left out keeps its value; recipeId null turns the entry into a note. Text is trimmed; title and note are at most 500 characters. Bad input is a 400 that changes nothing: an unknown or unreadable recipe, servings not above 0 (or above 1000), a date that is not YYYY-MM-DD between 1900-01-01 and 2999-12-31, a meal outside the enum. */
+        MealPlanEntryInput: {
+            /** Format: date */
+            date?: string;
+            /** @enum {string} */
+            meal?: "breakfast" | "lunch" | "dinner" | "snack";
+            note?: string;
+            /**
+             * Format: uuid
+             * @description POST only: the plan; default the caller's default plan (see GET /api/mealplan).
+             */
+            planId?: string;
+            /** Format: uuid */
+            recipeId?: string | null;
+            servings?: number | null;
+            title?: string;
+        };
+        MealPlanRange: {
+            /** @description By date, meal (breakfast, lunch, dinner, snack) and position. */
+            entries: components["schemas"]["MealPlanEntry"][];
+            /** Format: date */
+            from: string;
+            plan: components["schemas"]["MealPlan"];
+            /** Format: date */
+            to: string;
+        };
         /** @description An ingredient line split into its parts, read from its text whenever the recipe is shown (output only). "2 large eggs, beaten" gives {quantity: 2, name: "eggs", notes: "large; beaten"}. Parts the line does not have are left out. */
         ParsedIngredient: {
             /** @description The food, a substring of the line; "" for a section heading pasted into the list. */
@@ -2411,6 +3816,14 @@ export interface components {
         };
         /** @description At least 8 characters with an uppercase letter, a lowercase letter and a number; at most 72 bytes (bcrypt's limit: longer passwords are refused, not truncated). */
         Password: string;
+        PlanMember: {
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            name: string;
+            /** Format: uuid */
+            userId: string;
+        };
         /** @description A whole recipe. A simple recipe has one ingredient section and one instruction section whose name is "". */
         Recipe: components["schemas"]["RecipeSummary"] & {
             ingredientSections: {
@@ -2554,6 +3967,90 @@ export interface components {
             items: components["schemas"]["Share"][];
             nextCursor: string | null;
             total: number;
+        };
+        ShoppingItem: {
+            /** @enum {string} */
+            aisle: "produce" | "bakery" | "meat and fish" | "dairy" | "frozen" | "pantry" | "spices" | "drinks" | "other";
+            /**
+             * Format: date-time
+             * @description Client time of the last change applied.
+             */
+            changedAt: string;
+            checked: boolean;
+            deleted: boolean;
+            /** @description The key items merge by: the food lower-cased and singular ("egg"); "" for an item that is no food the reader knows. */
+            food: string;
+            /** Format: uuid */
+            id: string;
+            position: number;
+            /** @description The sum of the sources' amounts in the list's unit system, rounded for shopping; null when a source has no amount. */
+            quantity: number | null;
+            /** @description Where the amount came from; expandable in the client. */
+            sources: components["schemas"]["ShoppingItemSource"][];
+            /** @description What to buy: the food as the recipe wrote it ("eggs"), or what the user typed. */
+            text: string;
+            /** @description Unit of quantity (tsp, tbsp, cup, fl oz, ml, l, g, kg, oz, lb, or a unit of its own such as clove or can); "" for a count. */
+            unit: string;
+        };
+        ShoppingItemAnswer: {
+            item: components["schemas"]["ShoppingItem"];
+            /** @enum {string} */
+            result: "applied" | "stale" | "deleted";
+        };
+        /** @description Text is trimmed, 1 to 500 characters. aisle: one of the aisles; it is remembered as the caller's aisle for that food on every list they add it to. quantity (null clears) or unit replace the item's sources with that one amount. Conflict rule (several devices, some offline): every change to an item may carry `at`, the time the client made it. A change older than the last change applied to that item is not applied (result `stale`: last write per item wins); a deleted item stays deleted, and any later change to it is not applied (result `deleted`). A time in the future counts as the server's now. A client that was offline sends its queued changes, oldest first, to POST /changes, and may create items with ids of its own (an add replayed with the same id is applied once). */
+        ShoppingItemChange: {
+            aisle?: string;
+            /**
+             * Format: date-time
+             * @description When the client made the change; default now.
+             */
+            at?: string;
+            checked?: boolean;
+            /**
+             * Format: uuid
+             * @description For add: optional id chosen by the client.
+             */
+            id?: string;
+            quantity?: number | null;
+            text?: string;
+            unit?: string;
+        };
+        ShoppingItemSource: {
+            /** @description The ingredient line as written. */
+            line: string;
+            /** @description Its amount, scaled to servings; a range counts its upper end. */
+            quantity: number | null;
+            /**
+             * Format: uuid
+             * @description null for an amount the user typed, or a recipe since deleted.
+             */
+            recipeId: string | null;
+            recipeTitle: string;
+            servings: number | null;
+            unit: string;
+        };
+        ShoppingList: {
+            /** @description Aisles in shop order, for grouping. */
+            aisles: string[];
+            checkedCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            itemCount: number;
+            /** @description Only on the answers that return one whole list. */
+            items?: components["schemas"]["ShoppingItem"][];
+            members: components["schemas"]["PlanMember"][];
+            name: string;
+            /** Format: uuid */
+            ownerId: string;
+            /**
+             * @description How merged amounts are shown: metric (ml, l, g, kg), us (tsp, tbsp, cup; oz, lb), or as_written (the unit most of the amount was written in). Small amounts written only in spoons stay in spoons in every system.
+             * @enum {string}
+             */
+            unitSystem: "metric" | "us" | "as_written";
+            /** Format: date-time */
+            updatedAt: string;
         };
         Tag: {
             /** @description Recipes carrying the tag that the caller may read. */
