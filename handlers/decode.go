@@ -50,6 +50,18 @@ func decodeJSONInto(c *fiber.Ctx, v any, fe fieldErrors) error {
 		return errInvalid("the request body must be a JSON object")
 	}
 	t := reflect.TypeOf(v).Elem()
+	if t.Kind() != reflect.Struct {
+		// A map (a PATCH that must tell a missing field from a null one):
+		// its keys are the handler's to check.
+		checkShape(fe, "", body, t)
+		if len(fe) > 0 {
+			return nil
+		}
+		if err := json.Unmarshal(body, v); err != nil {
+			return errInvalid("the request body could not be read: %v", strings.TrimPrefix(err.Error(), "json: "))
+		}
+		return nil
+	}
 	fields := jsonFields(t)
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -111,10 +123,10 @@ func checkShape(fe fieldErrors, path string, raw json.RawMessage, t reflect.Type
 		for _, k := range keys {
 			f, ok := fields[k]
 			if !ok {
-				fe.add(path+"."+k, "is not a field here")
+				fe.add(joinPath(path, k), "is not a field here")
 				continue
 			}
-			checkShape(fe, path+"."+k, obj[k], f)
+			checkShape(fe, joinPath(path, k), obj[k], f)
 		}
 	case reflect.Slice, reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 { // []byte is a base64 string
@@ -138,7 +150,7 @@ func checkShape(fe fieldErrors, path string, raw json.RawMessage, t reflect.Type
 			return
 		}
 		for k, it := range obj {
-			checkShape(fe, path+"."+k, it, t.Elem())
+			checkShape(fe, joinPath(path, k), it, t.Elem())
 		}
 	default:
 		if json.Unmarshal(raw, reflect.New(t).Interface()) != nil {
@@ -182,4 +194,12 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		out[name] = f.Type
 	}
 	return out
+}
+
+// joinPath is the path of field k under path ("" is the body itself).
+func joinPath(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
 }
