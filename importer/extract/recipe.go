@@ -508,7 +508,15 @@ func stripSectionNumbers(ss []Section) []Section {
 // servingsFromText reads a yield written on the page ("Serves 4", "4
 // portioner") when no source gave one.
 func (p *page) servingsFromText() *int {
-	_, blocks := p.pageBlocks()
+	body, blocks := p.pageBlocks()
+	if body == nil {
+		return nil
+	}
+	// A field the reader can change is the recipe's own; a "Serves: 10"
+	// in the text may belong to a related recipe further down.
+	if n := servingsFromControls(body); n != nil {
+		return n
+	}
 	return servingsInText(blocks)
 }
 
