@@ -222,8 +222,13 @@ func (p *page) extract() Recipe {
 	if r.Servings == nil {
 		try(func() { r.Servings = p.servingsFromText() })
 	}
+	// Categories: structured recipeCategory (already in r) wins; then the
+	// article's sections; then the category links of the article itself.
 	if len(r.Categories) == 0 {
 		try(func() { r.Categories = p.articleSections() })
+	}
+	if len(r.Categories) == 0 {
+		try(func() { r.Categories = p.categoryLinks() })
 	}
 	if r.Title == "" {
 		try(func() { r.Title = p.metaTitle() })
@@ -555,6 +560,42 @@ func (p *page) articleSections() []string {
 		}
 	}
 	return nil
+}
+
+// categoryLinks are the links a blog marks rel="category" (WordPress
+// writes rel="category tag" in a post's meta line), outside navigation,
+// sidebars and footers, where category links list the whole site.
+func (p *page) categoryLinks() []string {
+	if !bytes.Contains(p.lower, []byte("category")) {
+		return nil
+	}
+	body, _ := p.pageBlocks()
+	if body == nil {
+		return nil
+	}
+	var out []string
+	var rec func(n *html.Node)
+	rec = func(n *html.Node) {
+		for e := n.FirstChild; e != nil; e = e.NextSibling {
+			if e.Type != html.ElementNode || boilerplate(e) || e.DataAtom == atom.Header {
+				continue
+			}
+			if e.DataAtom == atom.A {
+				for _, rel := range strings.Fields(strings.ToLower(attr(e, "rel"))) {
+					if rel == "category" {
+						if t := lineText(e); t != "" && !strings.EqualFold(t, "uncategorized") {
+							out = append(out, t)
+						}
+						break
+					}
+				}
+				continue
+			}
+			rec(e)
+		}
+	}
+	rec(body)
+	return out
 }
 
 // pageIngredients reads the ingredient list shown on the page, by the
