@@ -342,7 +342,7 @@ func finish(r *Recipe, p *page) {
 	r.Description = cleanText(r.Description)
 	r.Author = cleanText(r.Author)
 	r.IngredientSections = tidySections(r.IngredientSections)
-	r.InstructionSections = stripSectionNumbers(tidySections(r.InstructionSections))
+	r.InstructionSections = dropTrailingServes(stripSectionNumbers(tidySections(r.InstructionSections)))
 	r.Categories = tidyList(r.Categories)
 	r.Tags = tidyList(r.Tags)
 	r.Cuisines = tidyList(r.Cuisines)
