@@ -207,6 +207,14 @@ func (p *page) extract() Recipe {
 		}
 	}
 
+	// hRecipe, the microformat of older recipe blogs, ranks after
+	// schema.org data.
+	if bytes.Contains(p.lower, []byte("hrecipe")) || bytes.Contains(p.lower, []byte("h-recipe")) {
+		if n := p.bestNode(hRecipes(p.document())); n != nil {
+			cands = append(cands, fromSchema(n, nil, p.base))
+		}
+	}
+
 	r := mergeRecipes(cands)
 	plug, hasPlug := fromPlugins(p)
 	if hasPlug {

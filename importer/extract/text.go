@@ -517,6 +517,13 @@ func tidyLine(s string) string {
 	if strings.Contains(s, " ,") {
 		s = strings.ReplaceAll(s, " ,", ",")
 	}
+	if strings.Contains(s, ".0") || strings.Contains(s, ",0") {
+		// "500.0 g" is how a program prints a whole number; people write
+		// "500 g".
+		// Twice: a match takes the character after it, which can be the
+		// one before the next number ("1.0 2.0").
+		s = wholeDecimal.ReplaceAllString(wholeDecimal.ReplaceAllString(s, "$1$2$3"), "$1$2$3")
+	}
 	if strings.Contains(s, "((") {
 		// WP Recipe Maker wraps notes that already have parentheses in
 		// another pair in its JSON-LD; the page shows one.
@@ -526,3 +533,9 @@ func tidyLine(s string) string {
 }
 
 var doubleParens = regexp.MustCompile(`\(\(([^()]*)\)\)`)
+
+// wholeDecimal is a whole number written with a zero decimal part ("500.0",
+// "2,00"), not preceded by another digit group ("1.000.0") and followed by
+// a space, a letter or the end, never by more digits; three zeros are a
+// thousands separator ("1,000 g"), not a decimal part.
+var wholeDecimal = regexp.MustCompile(`(^|[^\d.,])(\d+)[.,]0{1,2}($|[^\d])`)
