@@ -430,7 +430,11 @@ func unglue(line, name string) string {
 // page lines and joined with the amount cell next to it, on the side where
 // the page puts amounts.
 func joinAmountCells(lines, pl []string) []string {
-	if len(pl) < len(lines)*2 || len(pl) > len(lines)*2+4 {
+	// Besides an amount per line the page's list may hold group labels,
+	// a portions counter and the nutrition facts that follow; the
+	// matching below is sequential, with a short window, so a longer list
+	// cannot pair a name with a far-away number.
+	if len(pl) < len(lines)*2 || len(pl) > len(lines)*3+6 {
 		return nil
 	}
 	match := make([]int, len(lines)) // index in pl of each structured line
