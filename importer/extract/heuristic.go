@@ -448,7 +448,7 @@ func byClass(body *html.Node, word string, instructions bool) []Section {
 		if boilerplate(n) {
 			return false
 		}
-		if classHas(n, word) && (hasDescendant(n, atom.Li) || instructions && hasDescendant(n, atom.P)) {
+		if classHas(n, word) && (hasDescendant(n, atom.Li) || instructions && hasDescendant(n, atom.P) || !instructions && hasDescendant(n, atom.Dt)) {
 			if s := readGroups(n, instructions); countItems(s) > 0 {
 				out = s
 				return false
