@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -36,6 +37,18 @@ func matchesAny(s string, words []string) bool {
 	s = strings.ToLower(s)
 	for _, w := range words {
 		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// startsWithAny reports whether s begins with one of words (after
+// punctuation or a number: "1. Ingredients", "— Zutaten").
+func startsWithAny(s string, words []string) bool {
+	s = strings.ToLower(strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }))
+	for _, w := range words {
+		if strings.HasPrefix(s, w) {
 			return true
 		}
 	}
@@ -321,11 +334,30 @@ func sectionUnderAt(blocks []block, words, stopWords []string, instructions bool
 			break
 		}
 		secs, n := readUnder(blocks[i+1:], h.level, words, stopWords, instructions)
-		if countItems(secs) > countItems(best) {
+		if candidateWeight(secs, instructions) > candidateWeight(best, instructions) {
 			best, bestAt, bestEnd = secs, i, i+1+n
 		}
 	}
 	return best, bestAt, bestEnd
+}
+
+// candidateWeight ranks what was read under headings that name the part.
+// Ingredients count lines. Steps count the lines that read like a step (a
+// sentence, not a label): "Tiempo de elaboración" over a box of times
+// ("35 m", "Cocinado") loses to "Elaboración" over the method.
+func candidateWeight(secs []Section, instructions bool) int {
+	if !instructions {
+		return countItems(secs)
+	}
+	w := 0
+	for _, l := range flatten(secs) {
+		if utf8.RuneCountInString(l) >= 20 {
+			w += 2
+		} else {
+			w++
+		}
+	}
+	return w
 }
 
 // notInstructionWords name the parts that can sit between the ingredients
@@ -379,7 +411,11 @@ loop:
 	for i, b := range blocks {
 		switch b.kind {
 		case 'h':
-			if matchesAny(b.text, stopWords) && len(b.text) <= 60 {
+			// The other part's heading ends this one. Below the part's own
+			// level only a heading that starts with the other part's word
+			// does ("Ingredients for the sauce"): "Preparar los
+			// ingredientes:" inside the method is one of its groups.
+			if matchesAny(b.text, stopWords) && len(b.text) <= 60 && (b.level <= level || startsWithAny(b.text, stopWords)) {
 				break loop
 			}
 			// A heading as high as the part's own ends it, unless nothing
