@@ -47,6 +47,9 @@ var (
 	// ErrTooLarge: the archive would unpack to more than the limits allow
 	// (a zip bomb, or simply too much).
 	ErrTooLarge = errors.New("the archive unpacks to more than we accept")
+	// ErrInvalidRecipe: an entry was read but is not a recipe we can keep
+	// (no name, no lines).
+	ErrInvalidRecipe = errors.New("the recipe is not valid")
 	// ErrUnsafePath: an entry's name points outside the archive.
 	ErrUnsafePath = errors.New("the entry's path points outside the archive; it was not read")
 )

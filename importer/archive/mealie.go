@@ -130,7 +130,7 @@ func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) R
 		Tags:        labels(m["tags"]),
 	}
 	if r.Title == "" {
-		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrCorrupt)}
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
 	}
 	r.Servings = extract.Servings(firstOf(m, "recipeServings", "recipe_servings"))
 	if r.Servings == nil {

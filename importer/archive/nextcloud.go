@@ -60,7 +60,7 @@ func (z *zipArchive) nextcloudRecipe(name string) Recipe {
 		return rec
 	}
 	if rec.Recipe.Title == "" {
-		return Recipe{Entry: name, Err: fmt.Errorf("%w: the recipe has no name", ErrCorrupt)}
+		return Recipe{Entry: name, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
 	}
 	dir := path.Dir(name)
 	for _, img := range []string{"full.jpg", "full.jpeg", "full.png", "full.webp"} {

@@ -88,7 +88,7 @@ func paprikaRecipe(entry string, m map[string]any, maxImage int64) Recipe {
 	r.IngredientSections = textSections(str(m, "ingredients"), false)
 	r.InstructionSections = textSections(str(m, "directions"), true)
 	if len(r.IngredientSections) == 0 && len(r.InstructionSections) == 0 {
-		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no ingredients or directions", ErrCorrupt)}
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no ingredients or directions", ErrInvalidRecipe)}
 	}
 	finish(&r)
 	r.Description = withNotes(r.Description, []string{str(m, "notes")})

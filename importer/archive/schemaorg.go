@@ -24,7 +24,7 @@ var schemaUnmapped = []string{"nutrition", "recipeCuisine", "aggregateRating", "
 func fromSchemaNode(entry string, n map[string]any) Recipe {
 	r := extract.FromSchema(n, "")
 	if r.Title == "" && len(r.IngredientSections) == 0 && len(r.InstructionSections) == 0 {
-		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name, ingredients or steps", ErrCorrupt)}
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name, ingredients or steps", ErrInvalidRecipe)}
 	}
 	// Source and image addresses only when absolute: a relative one has
 	// no page to resolve against.

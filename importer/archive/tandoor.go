@@ -117,7 +117,7 @@ func tandoorRecipe(entry string, m map[string]any) Recipe {
 		Tags:        labels(m["keywords"]),
 	}
 	if r.Title == "" {
-		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrCorrupt)}
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
 	}
 	if u := str(m, "source_url"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
 		r.SourceURL = u

@@ -420,3 +420,26 @@ func SchemaOrgJSON(recipes []Recipe, imageBase string) []byte {
 func Bomb(n int) []byte {
 	return Zip(File{Name: "recipes/a/a.json", Data: make([]byte, n)})
 }
+
+// Unzip returns the entries of a zip, to build a variant of an export.
+func Unzip(b []byte) ([]File, error) {
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			return nil, err
+		}
+		var buf bytes.Buffer
+		_, err = buf.ReadFrom(rc)
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, File{Name: f.Name, Data: buf.Bytes(), Store: f.Method == zip.Store})
+	}
+	return out, nil
+}
