@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -307,5 +309,58 @@ func TestImportArchiveOtherUsersDuplicates(t *testing.T) {
 		if res := b.archiveResult(t, row); res.Created != 1 {
 			t.Fatalf("%+v", res)
 		}
+	}
+}
+
+// TestArchiveResultFixture decodes the web client's fixture
+// (web/src/lib/archiveImport.fixture.json, which its unit tests read) into
+// the job's own types, refusing unknown fields, and encodes it back: the
+// client's idea of the result and progress is the server's.
+func TestArchiveResultFixture(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("../web/src/lib/archiveImport.fixture.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx map[string]struct {
+		Kind   string          `json:"kind"`
+		Detail json.RawMessage `json:"detail"`
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	if len(fx) == 0 {
+		t.Fatal("no jobs in the fixture")
+	}
+	for name, job := range fx {
+		if job.Kind != (ImportArchiveArgs{}).Kind() {
+			t.Errorf("%s: kind %q", name, job.Kind)
+		}
+		var p archiveProgress
+		strictRoundTrip(t, name+" detail", job.Detail, &p)
+		if string(job.Result) != "null" {
+			var res ArchiveImportResult
+			strictRoundTrip(t, name+" result", job.Result, &res)
+		}
+	}
+}
+
+func strictRoundTrip(t *testing.T, what string, raw json.RawMessage, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	back, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b any
+	_ = json.Unmarshal(raw, &a)
+	_ = json.Unmarshal(back, &b)
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("%s: the fixture is not what the server writes:\n fixture %s\n server  %s", what, raw, back)
 	}
 }
