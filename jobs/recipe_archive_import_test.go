@@ -21,7 +21,7 @@ import (
 )
 
 // storeArchive puts an upload in the file store, as the handler does.
-func (b *importBundle) storeArchive(t *testing.T, data []byte) string {
+func (b *importBundle) storeArchive(t testing.TB, data []byte) string {
 	t.Helper()
 	key := filestore.NewKey(ArchivePrefix, "bin")
 	if err := b.files.Put(context.Background(), key, bytes.NewReader(data)); err != nil {
@@ -40,7 +40,7 @@ func (b *importBundle) runArchive(t *testing.T, data []byte, visibility string) 
 	return row, key
 }
 
-func (b *importBundle) archiveResult(t *testing.T, row *rivertype.JobRow) ArchiveImportResult {
+func (b *importBundle) archiveResult(t testing.TB, row *rivertype.JobRow) ArchiveImportResult {
 	t.Helper()
 	o := b.outcome(t, row.ID)
 	if o.Code != nil {

@@ -158,6 +158,21 @@ type zipArchive struct {
 	// never read.
 	unsafe []string
 	byName map[string]*zip.File
+	// byDir lists the entry names of each folder, built on first use:
+	// finding a recipe's photo must not scan every entry per recipe.
+	byDir map[string][]string
+}
+
+// inDir returns the names of the entries directly in dir ("." for the top).
+func (z *zipArchive) inDir(dir string) []string {
+	if z.byDir == nil {
+		z.byDir = map[string][]string{}
+		for _, n := range z.names() {
+			d := path.Dir(n)
+			z.byDir[d] = append(z.byDir[d], n)
+		}
+	}
+	return z.byDir[path.Clean(dir)]
 }
 
 // openZip reads the zip directory and refuses it when its entries would

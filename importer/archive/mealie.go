@@ -104,8 +104,8 @@ func (z *zipArchive) mealieExportRecipe(name string) Recipe {
 // else any image there.
 func (z *zipArchive) mealieImage(dir string) *zip.File {
 	var any *zip.File
-	for _, n := range z.names() {
-		if path.Dir(n) != dir || !isImageName(n) {
+	for _, n := range z.inDir(dir) {
+		if !isImageName(n) {
 			continue
 		}
 		if strings.HasPrefix(path.Base(n), "original.") {

@@ -143,15 +143,12 @@ func (z *zipArchive) schemaOrg() *Archive {
 // same base name, else the only image in its folder (when the folder holds
 // one JSON file).
 func (z *zipArchive) imageBeside(name string) *zip.File {
-	dir, base := path.Split(name)
+	_, base := path.Split(name)
 	stem := strings.TrimSuffix(base, path.Ext(base))
 	var only *zip.File
 	images, jsons := 0, 0
-	for _, n := range z.names() {
-		d, b := path.Split(n)
-		if d != dir {
-			continue
-		}
+	for _, n := range z.inDir(path.Dir(name)) {
+		_, b := path.Split(n)
 		switch {
 		case strings.HasSuffix(strings.ToLower(b), ".json"):
 			jsons++

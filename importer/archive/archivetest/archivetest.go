@@ -443,3 +443,25 @@ func Unzip(b []byte) ([]File, error) {
 	}
 	return out, nil
 }
+
+// Photo is a generated photo of w×h pixels with enough detail to compress
+// like a real one (about 30 kB at 640×480).
+func Photo(seed, w, h int) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	x0 := uint32(seed*2654435761) | 1
+	for y := range h {
+		for x := range w {
+			// A gradient with a little pseudo-random grain.
+			x0 ^= x0 << 13
+			x0 ^= x0 >> 17
+			x0 ^= x0 << 5
+			g := uint8(x0 & 15)
+			img.Set(x, y, color.RGBA{uint8(x*255/w) + g, uint8(y*255/h) + g, uint8(seed*37) + g, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 80}); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
