@@ -456,12 +456,27 @@ func mergeRecipes(cands []Recipe) Recipe {
 		if r.Author == "" {
 			r.Author = c.Author
 		}
-		if countItems(r.IngredientSections) == 0 {
-			r.IngredientSections = c.IngredientSections
-		}
+		r.IngredientSections = betterIngredients(r.IngredientSections, c.IngredientSections)
 		r.InstructionSections = betterInstructions(r.InstructionSections, c.InstructionSections)
 	}
 	return r
+}
+
+// betterIngredients keeps the trusted ingredient lines unless they are
+// missing, or they list the ingredients without amounts while the other
+// source has the same ingredients with them: when two sources disagree,
+// the one whose lines carry amounts wins.
+func betterIngredients(have, other []Section) []Section {
+	if countItems(have) == 0 {
+		return other
+	}
+	if lines := flatten(have); quantitiesMissing(lines) {
+		if o := flatten(other); len(o) >= len(lines) && !quantitiesMissing(o) && len(o) <= len(lines)+len(lines)/4+1 &&
+			jaccard(wordSet(strings.Join(lines, " ")), wordSet(strings.Join(o, " "))) >= 0.5 {
+			return other
+		}
+	}
+	return have
 }
 
 // betterInstructions keeps the trusted instructions unless they are missing
