@@ -23,7 +23,7 @@ import (
 var ingredientWords = []string{
 	"ingredient", "zutaten", "ingrédient", "ingredienti", "ingrediente", "ingrediënten", "ingredienser",
 	"składniki", "hozzávalók", "suroviny", "ingrediencie", "sastojci", "malzemeler", "ainekset", "ingrediënt",
-	"you will need", "you'll need", "what you need", "材料", "食材", "用料",
+	"you will need", "you'll need", "what you need", "du behöver", "du skal bruge", "du trenger", "材料", "食材", "用料",
 }
 
 var instructionWords = []string{
@@ -31,6 +31,8 @@ var instructionWords = []string{
 	"préparation", "preparazione", "procedimento", "preparación", "elaboración", "modo de preparo", "bereiding",
 	"werkwijze", "fremgangsmåde", "fremgangsmåte", "tilberedning", "gör så här", "så gör du", "przygotowanie", "step by step", "step-by-step", "étape", "schritt 1", "paso 1", "passo 1", "stap 1", "step 1", "aan de slag",
 	"elkészítés", "postup", "priprema", "hazırlanışı", "yapılışı", "作り方", "做法", "步骤", "procedure",
+	"instruktion", "sådan gør du", "slik gjør du", "so wird's gemacht", "so geht's", "przygotowania", "preparação",
+	"elaboração", "valmistus", "ohjeet",
 }
 
 func matchesAny(s string, words []string) bool {
