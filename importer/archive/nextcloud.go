@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"fmt"
 	"path"
 	"strings"
 )
@@ -58,9 +57,6 @@ func (z *zipArchive) nextcloudRecipe(name string) Recipe {
 	rec := fromSchemaNode(name, m)
 	if rec.Err != nil {
 		return rec
-	}
-	if rec.Recipe.Title == "" {
-		return Recipe{Entry: name, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
 	}
 	dir := path.Dir(name)
 	for _, img := range []string{"full.jpg", "full.jpeg", "full.png", "full.webp"} {

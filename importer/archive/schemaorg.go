@@ -23,8 +23,11 @@ var schemaUnmapped = []string{"nutrition", "recipeCuisine", "aggregateRating", "
 // fromSchemaNode reads one schema.org object.
 func fromSchemaNode(entry string, n map[string]any) Recipe {
 	r := extract.FromSchema(n, "")
-	if r.Title == "" && len(r.IngredientSections) == 0 && len(r.InstructionSections) == 0 {
-		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name, ingredients or steps", ErrInvalidRecipe)}
+	switch {
+	case r.Title == "":
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
+	case len(r.IngredientSections) == 0 && len(r.InstructionSections) == 0:
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has neither ingredients nor steps", ErrInvalidRecipe)}
 	}
 	// Source and image addresses only when absolute: a relative one has
 	// no page to resolve against.
