@@ -128,6 +128,10 @@ func Open(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 			return nil, err
 		}
 		return z.detect()
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		// One gzipped JSON recipe: Paprika's single-recipe export
+		// (.paprikarecipe).
+		return openPaprikaRecipe(r, size, lim)
 	case looksLikeJSON(head):
 		if size > lim.MaxDocumentBytes {
 			return nil, fmt.Errorf("%w: a JSON file of %d MB (at most %d MB)", ErrTooLarge, size>>20, lim.MaxDocumentBytes>>20)

@@ -259,7 +259,7 @@ func TestBadArchives(t *testing.T) {
 func FuzzOpen(f *testing.F) {
 	s := archivetest.Samples(2, true)
 	for _, b := range [][]byte{archivetest.MealieExport(s), archivetest.MealieBackup(s), archivetest.Tandoor(s), archivetest.Paprika(s),
-		archivetest.Nextcloud(s), archivetest.SchemaOrgZip(s), archivetest.SchemaOrgJSON(s, "")} {
+		archivetest.Nextcloud(s), archivetest.SchemaOrgZip(s), archivetest.SchemaOrgJSON(s, ""), archivetest.PaprikaRecipe(s[0])} {
 		f.Add(b)
 	}
 	f.Add([]byte(`[{"@type":"Recipe","name":"x","recipeIngredient":"a"}]`))
@@ -284,4 +284,27 @@ func FuzzOpen(f *testing.F) {
 			t.Fatalf("read %d recipes, Total %d", n, a.Total)
 		}
 	})
+}
+
+// TestSinglePaprikaRecipe: one recipe exported from Paprika on its own (a
+// gzipped JSON file, not a zip) is read too.
+func TestSinglePaprikaRecipe(t *testing.T) {
+	t.Parallel()
+	r := archivetest.Sample(1, true)
+	a, err := open(t, archivetest.PaprikaRecipe(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Format != archive.FormatPaprika || a.Total != 1 {
+		t.Fatalf("format %q total %d", a.Format, a.Total)
+	}
+	for rec := range a.Recipes() {
+		if rec.Err != nil || rec.Recipe.Title != r.Title || len(rec.Image) == 0 {
+			t.Fatalf("%+v", rec)
+		}
+	}
+	// Gzipped JSON that is not a Paprika recipe is not taken for one.
+	if _, err := open(t, archivetest.GzipJSON(map[string]any{"hello": "world"})); !errors.Is(err, archive.ErrUnknownFormat) {
+		t.Fatalf("error %v, want ErrUnknownFormat", err)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -43,24 +44,61 @@ func (z *zipArchive) paprika() *Archive {
 	}}
 }
 
+// openPaprikaRecipe opens a single .paprikarecipe file: one gzipped JSON
+// recipe, exported from Paprika on its own.
+func openPaprikaRecipe(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
+	if size > lim.MaxDocumentBytes {
+		return nil, fmt.Errorf("%w: a gzipped file of %d MB", ErrTooLarge, size>>20)
+	}
+	gz := make([]byte, size)
+	if _, err := r.ReadAt(gz, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read archive: %w", err)
+	}
+	doc, err := gunzip(gz, lim)
+	if err != nil {
+		return nil, err
+	}
+	m, err := decodeObject(doc)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := m["ingredients"]; !ok {
+		if _, ok := m["directions"]; !ok {
+			return nil, fmt.Errorf("%w: the gzipped JSON is not a Paprika recipe", ErrUnknownFormat)
+		}
+	}
+	return &Archive{Format: FormatPaprika, Total: 1, each: func(yield func(Recipe) bool) {
+		yield(paprikaRecipe("recipe", m, lim.MaxImageBytes))
+	}}, nil
+}
+
+// gunzip unpacks a gzipped document within the limits: at most
+// MaxDocumentBytes, and no more than MaxRatio times its packed size (plus a
+// megabyte).
+func gunzip(gz []byte, lim Limits) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, fmt.Errorf("%w: not gzipped JSON: %v", ErrCorrupt, err)
+	}
+	max := min(lim.MaxDocumentBytes, int64(len(gz))*lim.MaxRatio+1<<20)
+	doc, err := io.ReadAll(io.LimitReader(zr, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if int64(len(doc)) > max {
+		return nil, fmt.Errorf("%w: the recipe unpacks to more than we accept", ErrTooLarge)
+	}
+	return doc, nil
+}
+
 func (z *zipArchive) paprikaRecipe(name string) Recipe {
-	// The photo is inside the JSON, base64-encoded: a recipe may hold an
-	// image's worth of text on top of the document limit.
-	max := z.lim.MaxDocumentBytes
-	gz, err := z.read(z.file(name), max)
+	gz, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	doc, err := gunzip(gz, z.lim)
 	if err != nil {
-		return Recipe{Entry: name, Err: fmt.Errorf("%w: not gzipped JSON: %v", ErrCorrupt, err)}
-	}
-	doc, err := io.ReadAll(io.LimitReader(zr, max+1))
-	if err != nil {
-		return Recipe{Entry: name, Err: fmt.Errorf("%w: %v", ErrCorrupt, err)}
-	}
-	if int64(len(doc)) > max || int64(len(doc)) > int64(len(gz))*z.lim.MaxRatio+1<<20 {
-		return Recipe{Entry: name, Err: fmt.Errorf("%w: the recipe unpacks to more than we accept", ErrTooLarge)}
+		return Recipe{Entry: name, Err: err}
 	}
 	m, err := decodeObject(doc)
 	if err != nil {

@@ -315,36 +315,47 @@ func Tandoor(recipes []Recipe) []byte {
 func Paprika(recipes []Recipe) []byte {
 	var files []File
 	for _, r := range recipes {
-		var ing, dir []string
-		for _, g := range r.groups(r.Ingredients) {
-			if g[0] != "" {
-				ing = append(ing, g[0].(string)+":")
-			}
-			ing = append(ing, g[1].([]string)...)
-		}
-		for _, g := range r.groups(r.Steps) {
-			dir = append(dir, g[1].([]string)...)
-		}
-		doc := map[string]any{"uid": slug(r), "name": r.Title, "description": r.Description, "ingredients": strings.Join(ing, "\n"),
-			"directions": strings.Join(dir, "\n\n"), "notes": r.Notes, "servings": fmt.Sprintf("%d", r.Servings),
-			"prep_time": fmt.Sprintf("%d mins", r.PrepMinutes), "cook_time": fmt.Sprintf("%d mins", r.CookMinutes), "total_time": "",
-			"source": "Example Recipes", "source_url": r.SourceURL, "categories": append(append([]string{}, r.Categories...), r.Tags...),
-			"rating": 5, "difficulty": "Easy", "nutritional_info": "250 kcal", "photos": []any{}, "image_url": nil, "photo": "x.jpg",
-			"created": "2024-01-02 10:00:00", "hash": "abc"}
-		if r.Image != nil {
-			doc["photo_data"] = base64.StdEncoding.EncodeToString(r.Image)
-		}
-		var gz bytes.Buffer
-		w := gzip.NewWriter(&gz)
-		if _, err := w.Write(mustJSON(doc)); err != nil {
-			panic(err)
-		}
-		if err := w.Close(); err != nil {
-			panic(err)
-		}
-		files = append(files, File{Name: r.Title + ".paprikarecipe", Data: gz.Bytes(), Store: true})
+		files = append(files, File{Name: r.Title + ".paprikarecipe", Data: PaprikaRecipe(r), Store: true})
 	}
 	return Zip(files...)
+}
+
+// PaprikaRecipe is one recipe as Paprika exports it alone (.paprikarecipe):
+// gzipped JSON.
+func PaprikaRecipe(r Recipe) []byte {
+	var ing, dir []string
+	for _, g := range r.groups(r.Ingredients) {
+		if g[0] != "" {
+			ing = append(ing, g[0].(string)+":")
+		}
+		ing = append(ing, g[1].([]string)...)
+	}
+	for _, g := range r.groups(r.Steps) {
+		dir = append(dir, g[1].([]string)...)
+	}
+	doc := map[string]any{"uid": slug(r), "name": r.Title, "description": r.Description, "ingredients": strings.Join(ing, "\n"),
+		"directions": strings.Join(dir, "\n\n"), "notes": r.Notes, "servings": fmt.Sprintf("%d", r.Servings),
+		"prep_time": fmt.Sprintf("%d mins", r.PrepMinutes), "cook_time": fmt.Sprintf("%d mins", r.CookMinutes), "total_time": "",
+		"source": "Example Recipes", "source_url": r.SourceURL, "categories": append(append([]string{}, r.Categories...), r.Tags...),
+		"rating": 5, "difficulty": "Easy", "nutritional_info": "250 kcal", "photos": []any{}, "image_url": nil, "photo": "x.jpg",
+		"created": "2024-01-02 10:00:00", "hash": "abc"}
+	if r.Image != nil {
+		doc["photo_data"] = base64.StdEncoding.EncodeToString(r.Image)
+	}
+	return GzipJSON(doc)
+}
+
+// GzipJSON is v as gzipped JSON.
+func GzipJSON(v any) []byte {
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	if _, err := w.Write(mustJSON(v)); err != nil {
+		panic(err)
+	}
+	if err := w.Close(); err != nil {
+		panic(err)
+	}
+	return gz.Bytes()
 }
 
 // schemaObject is a recipe as a schema.org object, the way Nextcloud
