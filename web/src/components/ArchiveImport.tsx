@@ -84,7 +84,7 @@ export function ArchiveImport() {
             <input
               {...ctl}
               type="file"
-              accept=".zip,.json,.paprikarecipes,application/zip,application/json"
+              accept=".zip,.json,.paprikarecipes,.paprikarecipe,application/zip,application/json"
               onChange={(e) => setFile(e.target.files?.[0] ?? null)}
               disabled={busy}
               data-testid="archive-file"
