@@ -586,7 +586,8 @@ func (p *page) articleSections() []string {
 }
 
 // categoryLinks are the links a blog marks rel="category" (WordPress
-// writes rel="category tag" in a post's meta line), outside navigation,
+// writes rel="category tag" in a post's meta line, often in the article's
+// header), outside navigation,
 // sidebars and footers, where category links list the whole site.
 func (p *page) categoryLinks() []string {
 	if !bytes.Contains(p.lower, []byte("category")) {
@@ -600,7 +601,7 @@ func (p *page) categoryLinks() []string {
 	var rec func(n *html.Node)
 	rec = func(n *html.Node) {
 		for e := n.FirstChild; e != nil; e = e.NextSibling {
-			if e.Type != html.ElementNode || boilerplate(e) || e.DataAtom == atom.Header {
+			if e.Type != html.ElementNode || boilerplate(e) {
 				continue
 			}
 			if e.DataAtom == atom.A {
