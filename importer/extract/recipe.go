@@ -587,8 +587,8 @@ func (p *page) articleSections() []string {
 
 // categoryLinks are the links a blog marks rel="category" (WordPress
 // writes rel="category tag" in a post's meta line, often in the article's
-// header), outside navigation,
-// sidebars and footers, where category links list the whole site.
+// header), outside navigation, sidebars and footers, where category links
+// list the whole site.
 func (p *page) categoryLinks() []string {
 	if !bytes.Contains(p.lower, []byte("category")) {
 		return nil
