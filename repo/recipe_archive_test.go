@@ -47,7 +47,7 @@ func TestFindDuplicateRecipe(t *testing.T) {
 		want   uuid.UUID
 	}{
 		{"same source", &src, "Another title", nil, soup},
-		{"other source", ptr("https://example.com/other"), "Soup", []string{"1 onion", "1 l stock"}, uuid.Nil},
+		{"other source", sourcePtr("https://example.com/other"), "Soup", []string{"1 onion", "1 l stock"}, uuid.Nil},
 		{"same title and lines, any case", nil, "BREAD", []string{"500 G flour", "water"}, bread},
 		{"same title, other lines", nil, "Bread", []string{"500 g flour"}, uuid.Nil},
 		{"same title, lines in another order", nil, "Bread", []string{"Water", "500 g flour"}, uuid.Nil},
@@ -68,7 +68,7 @@ func TestFindDuplicateRecipe(t *testing.T) {
 	}
 }
 
-func ptr(s string) *string { return &s }
+func sourcePtr(s string) *string { return &s }
 
 // TestJobProgressDetail: what SetJobProgressDetail writes, GetJob reads.
 func TestJobProgressDetail(t *testing.T) {
