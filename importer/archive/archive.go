@@ -302,6 +302,8 @@ func (z *zipArchive) detect() (*Archive, error) {
 		return z.paprika(), nil
 	case isTandoor(z, names):
 		return z.tandoor(), nil
+	case z.isTandoorRecipe():
+		return z.tandoorSingle(), nil
 	case isMealieExport(names):
 		return z.mealieExport(), nil
 	case isNextcloud(names):

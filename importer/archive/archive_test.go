@@ -259,7 +259,8 @@ func TestBadArchives(t *testing.T) {
 func FuzzOpen(f *testing.F) {
 	s := archivetest.Samples(2, true)
 	for _, b := range [][]byte{archivetest.MealieExport(s), archivetest.MealieBackup(s), archivetest.Tandoor(s), archivetest.Paprika(s),
-		archivetest.Nextcloud(s), archivetest.SchemaOrgZip(s), archivetest.SchemaOrgJSON(s, ""), archivetest.PaprikaRecipe(s[0])} {
+		archivetest.Nextcloud(s), archivetest.SchemaOrgZip(s), archivetest.SchemaOrgJSON(s, ""), archivetest.PaprikaRecipe(s[0]),
+		archivetest.TandoorRecipe(s[0]), archivetest.MealieJSON(s)} {
 		f.Add(b)
 	}
 	f.Add([]byte(`[{"@type":"Recipe","name":"x","recipeIngredient":"a"}]`))
@@ -306,5 +307,41 @@ func TestSinglePaprikaRecipe(t *testing.T) {
 	// Gzipped JSON that is not a Paprika recipe is not taken for one.
 	if _, err := open(t, archivetest.GzipJSON(map[string]any{"hello": "world"})); !errors.Is(err, archive.ErrUnknownFormat) {
 		t.Fatalf("error %v, want ErrUnknownFormat", err)
+	}
+}
+
+// TestSingleRecipeFiles: one recipe exported alone by Tandoor (its
+// recipe.json and image in a zip) and Mealie recipes as JSON outside a zip
+// are read too.
+func TestSingleRecipeFiles(t *testing.T) {
+	t.Parallel()
+	two := archivetest.Samples(2, true)
+	tests := []struct {
+		name, format string
+		file         []byte
+		total        int
+		image        bool
+	}{
+		{"tandoor recipe zip", archive.FormatTandoor, archivetest.TandoorRecipe(two[0]), 1, true},
+		{"mealie json list", archive.FormatMealie, archivetest.MealieJSON(two), 2, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			a, err := open(t, tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Format != tt.format || a.Total != tt.total {
+				t.Fatalf("format %q total %d", a.Format, a.Total)
+			}
+			i := 0
+			for rec := range a.Recipes() {
+				if rec.Err != nil || rec.Recipe.Title != two[i].Title || (len(rec.Image) > 0) != tt.image || len(rec.Recipe.IngredientSections) == 0 {
+					t.Fatalf("recipe %d: %+v", i, rec)
+				}
+				i++
+			}
+		})
 	}
 }

@@ -411,3 +411,42 @@ func rows(ms []map[string]any) []any {
 	}
 	return out
 }
+
+// mealieJSON reads recipes as Mealie's API and its "JSON" download give
+// them, outside a zip: one recipe object, or a list of them (nil when the
+// document is not that).
+func mealieJSON(doc []byte) *Archive {
+	v, err := extract.DecodeJSON(trimBOM(doc))
+	if err != nil {
+		return nil
+	}
+	var objs []map[string]any
+	switch v := v.(type) {
+	case map[string]any:
+		objs = append(objs, v)
+	case []any:
+		for _, e := range v {
+			objs = append(objs, obj(e))
+		}
+	}
+	for _, m := range objs {
+		_, slug := m["slug"]
+		if m == nil || !slug || firstOf(m, "recipeIngredient", "recipe_ingredient", "recipeInstructions", "recipe_instructions") == nil {
+			return nil
+		}
+	}
+	if len(objs) == 0 {
+		return nil
+	}
+	return &Archive{Format: FormatMealie, Total: len(objs), each: func(yield func(Recipe) bool) {
+		for i, m := range objs {
+			entry := fmt.Sprintf("recipe %d", i+1)
+			if s := str(m, "slug"); s != "" {
+				entry = s
+			}
+			if !yield(mealieRecipe(entry, m, nil, "")) {
+				return
+			}
+		}
+	}}
+}

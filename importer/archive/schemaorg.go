@@ -64,6 +64,9 @@ func openJSONDocument(doc []byte) (*Archive, error) {
 	}
 	nodes := extract.RecipeNodes(doc)
 	if len(nodes) == 0 {
+		if a := mealieJSON(doc); a != nil {
+			return a, nil
+		}
 		return nil, fmt.Errorf("%w: the JSON holds no schema.org Recipe", ErrUnknownFormat)
 	}
 	return &Archive{Format: FormatSchemaOrg, Total: len(nodes), each: func(yield func(Recipe) bool) {

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
-	"path"
 	"strings"
 
 	"larder/importer/extract"
@@ -86,22 +85,27 @@ func (z *zipArchive) tandoorRecipe(name string) Recipe {
 	if len(iz.unsafe) > 0 {
 		return Recipe{Entry: name + "/" + iz.unsafe[0], Err: ErrUnsafePath}
 	}
+	return z.tandoorZipRecipe(name, iz)
+}
+
+// tandoorZipRecipe reads one recipe's zip: recipe.json and image.*.
+func (z *zipArchive) tandoorZipRecipe(entry string, iz *zipArchive) Recipe {
 	f := iz.file("recipe.json")
 	if f == nil {
-		return Recipe{Entry: name, Err: fmt.Errorf("%w: no recipe.json inside", ErrCorrupt)}
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: no recipe.json inside", ErrCorrupt)}
 	}
 	b, err := iz.read(f, z.lim.MaxDocumentBytes)
 	if err != nil {
-		return Recipe{Entry: name, Err: err}
+		return Recipe{Entry: entry, Err: err}
 	}
 	m, err := decodeObject(b)
 	if err != nil {
-		return Recipe{Entry: name, Err: err}
+		return Recipe{Entry: entry, Err: err}
 	}
-	rec := tandoorRecipe(name, m)
+	rec := tandoorRecipe(entry, m)
 	if rec.Err == nil {
-		for _, n := range iz.names() {
-			if path.Dir(n) == "." && strings.HasPrefix(n, "image") && isImageName(n) {
+		for _, n := range iz.inDir(".") {
+			if strings.HasPrefix(n, "image") && isImageName(n) {
 				rec.Image = iz.readImage(iz.file(n))
 				break
 			}
@@ -206,4 +210,30 @@ func tandoorIngredient(ing map[string]any) string {
 		line += ", " + note
 	}
 	return line
+}
+
+// isTandoorRecipe: the zip is one recipe as Tandoor exports it alone (the
+// same zip an export holds per recipe): recipe.json at the top, with
+// Tandoor's steps.
+func (z *zipArchive) isTandoorRecipe() bool {
+	f := z.file("recipe.json")
+	if f == nil {
+		return false
+	}
+	b, err := z.read(f, z.lim.MaxDocumentBytes)
+	if err != nil {
+		return false
+	}
+	m, err := decodeObject(b)
+	_, steps := m["steps"]
+	return err == nil && steps
+}
+
+func (z *zipArchive) tandoorSingle() *Archive {
+	return &Archive{Format: FormatTandoor, Total: 1 + len(z.unsafe), each: func(yield func(Recipe) bool) {
+		if !z.unsafeEntries(yield) {
+			return
+		}
+		yield(z.tandoorZipRecipe("recipe.json", z))
+	}}
 }

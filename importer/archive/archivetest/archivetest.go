@@ -162,44 +162,58 @@ func named(names []string) []any {
 // importer decides by content).
 func MealieExport(recipes []Recipe) []byte {
 	var files []File
-	for _, r := range recipes {
+	for i, r := range recipes {
 		s := slug(r)
-		var ings, steps []any
-		for _, g := range r.groups(r.Ingredients) {
-			for i, l := range g[1].([]string) {
-				title := ""
-				if i == 0 {
-					title = g[0].(string)
-				}
-				ings = append(ings, map[string]any{"title": title, "note": l, "display": l, "quantity": 0, "unit": nil, "food": nil,
-					"disableAmount": true, "originalText": l})
-			}
-		}
-		for _, g := range r.groups(r.Steps) {
-			for i, l := range g[1].([]string) {
-				title := ""
-				if i == 0 {
-					title = g[0].(string)
-				}
-				steps = append(steps, map[string]any{"id": fmt.Sprintf("%s-%d", s, i), "title": title, "text": l, "ingredientReferences": []any{}})
-			}
-		}
-		doc := map[string]any{
-			"id": fmt.Sprintf("00000000-0000-4000-8000-%012d", len(files)), "name": r.Title, "slug": s, "description": r.Description,
-			"recipeYield": fmt.Sprintf("%d servings", r.Servings), "recipeServings": r.Servings,
-			"prepTime": fmt.Sprintf("%d minutes", r.PrepMinutes), "cookTime": fmt.Sprintf("%d minutes", r.CookMinutes),
-			"totalTime": fmt.Sprintf("%d minutes", r.PrepMinutes+r.CookMinutes), "performTime": nil,
-			"recipeCategory": named(r.Categories), "tags": named(r.Tags), "tools": []any{map[string]any{"name": "Blender"}},
-			"rating": 4, "orgURL": r.SourceURL, "recipeIngredient": ings, "recipeInstructions": steps,
-			"nutrition": map[string]any{"calories": "250"}, "notes": []any{map[string]any{"title": "Storage", "text": r.Notes}},
-			"settings": map[string]any{"public": true}, "extras": map[string]any{},
-		}
-		files = append(files, File{Name: "recipes/" + s + "/" + s + ".json", Data: mustJSON(doc)})
+		files = append(files, File{Name: "recipes/" + s + "/" + s + ".json", Data: mustJSON(mealieDoc(i, r))})
 		if r.Image != nil {
 			files = append(files, File{Name: "recipes/" + s + "/images/original.webp", Data: r.Image, Store: true})
 		}
 	}
 	return Zip(files...)
+}
+
+// MealieJSON is a list of recipes as Mealie's API gives them, outside a zip.
+func MealieJSON(recipes []Recipe) []byte {
+	var out []any
+	for i, r := range recipes {
+		out = append(out, mealieDoc(i, r))
+	}
+	return mustJSON(out)
+}
+
+func mealieDoc(n int, r Recipe) map[string]any {
+	s := slug(r)
+	var ings, steps []any
+	for _, g := range r.groups(r.Ingredients) {
+		for i, l := range g[1].([]string) {
+			title := ""
+			if i == 0 {
+				title = g[0].(string)
+			}
+			ings = append(ings, map[string]any{"title": title, "note": l, "display": l, "quantity": 0, "unit": nil, "food": nil,
+				"disableAmount": true, "originalText": l})
+		}
+	}
+	for _, g := range r.groups(r.Steps) {
+		for i, l := range g[1].([]string) {
+			title := ""
+			if i == 0 {
+				title = g[0].(string)
+			}
+			steps = append(steps, map[string]any{"id": fmt.Sprintf("%s-%d", s, i), "title": title, "text": l, "ingredientReferences": []any{}})
+		}
+	}
+	doc := map[string]any{
+		"id": fmt.Sprintf("00000000-0000-4000-8000-%012d", n), "name": r.Title, "slug": s, "description": r.Description,
+		"recipeYield": fmt.Sprintf("%d servings", r.Servings), "recipeServings": r.Servings,
+		"prepTime": fmt.Sprintf("%d minutes", r.PrepMinutes), "cookTime": fmt.Sprintf("%d minutes", r.CookMinutes),
+		"totalTime": fmt.Sprintf("%d minutes", r.PrepMinutes+r.CookMinutes), "performTime": nil,
+		"recipeCategory": named(r.Categories), "tags": named(r.Tags), "tools": []any{map[string]any{"name": "Blender"}},
+		"rating": 4, "orgURL": r.SourceURL, "recipeIngredient": ings, "recipeInstructions": steps,
+		"nutrition": map[string]any{"calories": "250"}, "notes": []any{map[string]any{"title": "Storage", "text": r.Notes}},
+		"settings": map[string]any{"public": true}, "extras": map[string]any{},
+	}
+	return doc
 }
 
 // MealieBackup is Mealie's backup: database.json with the recipe tables and
@@ -280,34 +294,40 @@ func MealieBackup(recipes []Recipe) []byte {
 func Tandoor(recipes []Recipe) []byte {
 	var files []File
 	for _, r := range recipes {
-		var steps []any
-		groups := r.groups(r.Ingredients)
-		stepGroups := r.groups(r.Steps)
-		for gi, g := range stepGroups {
-			var ings []any
-			if gi < len(groups) {
-				for k, l := range groups[gi][1].([]string) {
-					ings = append(ings, map[string]any{"food": map[string]any{"name": l, "plural_name": nil}, "unit": nil,
-						"amount": 0, "note": "", "order": k, "is_header": false, "no_amount": true})
-				}
-			}
-			steps = append(steps, map[string]any{"name": g[0], "instruction": strings.Join(g[1].([]string), "\n"),
-				"ingredients": ings, "time": 5, "order": gi, "show_as_header": g[0] != ""})
-		}
-		// One measured ingredient written from its parts.
-		steps[0].(map[string]any)["ingredients"] = append(steps[0].(map[string]any)["ingredients"].([]any),
-			map[string]any{"food": map[string]any{"name": "bay leaf", "plural_name": "bay leaves"}, "unit": nil, "amount": 2,
-				"note": "dried", "is_header": false, "no_amount": false})
-		doc := map[string]any{"name": r.Title, "description": r.Description, "keywords": named(append(append([]string{}, r.Categories...), r.Tags...)),
-			"steps": steps, "working_time": r.PrepMinutes, "waiting_time": r.CookMinutes, "internal": true,
-			"nutrition": map[string]any{"calories": 250}, "servings": r.Servings, "servings_text": "bowls", "source_url": r.SourceURL}
-		inner := []File{{Name: "recipe.json", Data: mustJSON(doc)}}
-		if r.Image != nil {
-			inner = append(inner, File{Name: "image.jpg", Data: r.Image, Store: true})
-		}
-		files = append(files, File{Name: strings.ReplaceAll(r.Title, " ", "_") + ".zip", Data: Zip(inner...)})
+		files = append(files, File{Name: strings.ReplaceAll(r.Title, " ", "_") + ".zip", Data: TandoorRecipe(r)})
 	}
 	return Zip(files...)
+}
+
+// TandoorRecipe is one recipe as Tandoor exports it alone: a zip of
+// recipe.json and image.jpg.
+func TandoorRecipe(r Recipe) []byte {
+	var steps []any
+	groups := r.groups(r.Ingredients)
+	stepGroups := r.groups(r.Steps)
+	for gi, g := range stepGroups {
+		var ings []any
+		if gi < len(groups) {
+			for k, l := range groups[gi][1].([]string) {
+				ings = append(ings, map[string]any{"food": map[string]any{"name": l, "plural_name": nil}, "unit": nil,
+					"amount": 0, "note": "", "order": k, "is_header": false, "no_amount": true})
+			}
+		}
+		steps = append(steps, map[string]any{"name": g[0], "instruction": strings.Join(g[1].([]string), "\n"),
+			"ingredients": ings, "time": 5, "order": gi, "show_as_header": g[0] != ""})
+	}
+	// One measured ingredient written from its parts.
+	steps[0].(map[string]any)["ingredients"] = append(steps[0].(map[string]any)["ingredients"].([]any),
+		map[string]any{"food": map[string]any{"name": "bay leaf", "plural_name": "bay leaves"}, "unit": nil, "amount": 2,
+			"note": "dried", "is_header": false, "no_amount": false})
+	doc := map[string]any{"name": r.Title, "description": r.Description, "keywords": named(append(append([]string{}, r.Categories...), r.Tags...)),
+		"steps": steps, "working_time": r.PrepMinutes, "waiting_time": r.CookMinutes, "internal": true,
+		"nutrition": map[string]any{"calories": 250}, "servings": r.Servings, "servings_text": "bowls", "source_url": r.SourceURL}
+	inner := []File{{Name: "recipe.json", Data: mustJSON(doc)}}
+	if r.Image != nil {
+		inner = append(inner, File{Name: "image.jpg", Data: r.Image, Store: true})
+	}
+	return Zip(inner...)
 }
 
 // Paprika is a .paprikarecipes export: a zip of <name>.paprikarecipe, each a
