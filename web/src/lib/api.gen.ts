@@ -2241,6 +2241,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/recipes/import/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a whole collection exported from another recipe app
+         * @description Answers 202 with a job of kind recipe_archive_import; poll GET /api/jobs/{id}. The upload (at most 500 MB) is streamed to a temporary file, then to the file store; the job reads it, detects the format from the content (never from the file name) and creates the recipes for the caller, each in its own transaction, PRIVATE unless visibility says otherwise. Formats: Mealie's recipe export zip or its recipes as JSON (mealie) and its backup zip (mealie_backup), Tandoor's export zip or one of its recipe zips (tandoor), Paprika's .paprikarecipes, or a single .paprikarecipe (paprika), a Nextcloud Cookbook zip of recipe folders (nextcloud), and any zip or JSON file of schema.org Recipe objects (schema_org). Kept: title, description, ingredient and instruction sections, servings, times, source address, categories, tags, notes (at the end of the description) and the image (stored like an upload, with its renditions job; an image address is downloaded like an imported page's). While it runs, the job's detail is {format, done, total}. Its result is ArchiveImportResult: per recipe created (recipeId), skipped (a recipe of the caller with the same source address, or without one the same title and ingredients: recipeId names it) or failed (reason), and the fields the export carried that have no place here (unmapped). Importing the same export again creates nothing. A file that cannot be read as a whole fails the job with error code unknown_format, corrupt_archive, archive_too_large (more than 4 GB unpacked, or an entry compressed more than 100 to 1: a zip bomb) or archive_missing; an entry whose path leaves the archive is never read and is listed as failed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The export, at most 500 MB.
+                         */
+                        file: string;
+                        /**
+                         * @description The visibility of every recipe created.
+                         * @default PRIVATE
+                         * @enum {string}
+                         */
+                        visibility?: "PRIVATE" | "SHARED" | "PUBLIC";
+                    };
+                };
+            };
+            responses: {
+                202: components["responses"]["Accepted"];
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                413: components["responses"]["TooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/recipes/{id}": {
         parameters: {
             query?: never;
@@ -3548,6 +3599,41 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The detail of a running recipe_archive_import job. */
+        ArchiveImportProgress: {
+            done: number;
+            /** @enum {string} */
+            format: "mealie" | "mealie_backup" | "tandoor" | "paprika" | "nextcloud" | "schema_org";
+            total: number;
+        };
+        /** @description The result of a finished recipe_archive_import job. */
+        ArchiveImportResult: {
+            created: number;
+            failed: number;
+            fileName: string;
+            /** @enum {string} */
+            format: "mealie" | "mealie_backup" | "tandoor" | "paprika" | "nextcloud" | "schema_org";
+            recipes: {
+                /** @description Where in the archive the recipe was. */
+                entry: string;
+                reason?: string;
+                /**
+                 * Format: uuid
+                 * @description The recipe created, or the caller's recipe it duplicates.
+                 */
+                recipeId?: string;
+                /** @enum {string} */
+                status: "created" | "skipped" | "failed";
+                title?: string;
+                unmapped?: string[];
+                /** @description What was left out of a created recipe, such as an image that could not be read. */
+                warning?: string;
+            }[];
+            skipped: number;
+            total: number;
+            /** @description Fields some recipe carried that have no place here (nutrition, ratings, tools...). */
+            unmapped: string[];
+        };
         AuthSession: {
             /** @description JWT (HS256), valid 15 minutes; send as Authorization: Bearer <token>. */
             accessToken: string;
@@ -3687,6 +3773,8 @@ export interface components {
         Job: {
             /** Format: date-time */
             createdAt: string;
+            /** @description What a running job reports besides its progress, when it reports anything: recipe_archive_import gives {format, done, total} (n of m recipes read). */
+            detail?: Record<string, never>;
             error: null | {
                 code: string;
                 message: string;
