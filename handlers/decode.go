@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,7 +90,10 @@ func decodeJSONInto(c *fiber.Ctx, v any, fe fieldErrors) error {
 	return nil
 }
 
-var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
 
 // checkShape adds to fe every unknown field and every value of the wrong
 // type in raw, read as a t, under path. null is always accepted: it leaves
@@ -101,9 +105,10 @@ func checkShape(fe fieldErrors, path string, raw json.RawMessage, t reflect.Type
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface {
+	if pt := reflect.PointerTo(t); pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType) || t.Kind() == reflect.Interface {
+		// Its own reading (a time, an id): its error says what is wrong.
 		if err := json.Unmarshal(raw, reflect.New(t).Interface()); err != nil {
-			fe.add(path, "is not valid here")
+			fe.add(path, "is not valid: %s", strings.TrimPrefix(err.Error(), "json: "))
 		}
 		return
 	}

@@ -1,8 +1,12 @@
 package handlers
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"larder/password"
 	"larder/repo"
@@ -114,5 +118,25 @@ func TestPasswordRuleMessageIsOne(t *testing.T) {
 		if f := errorFields(t, r); r.Status != 400 || f["password"] != password.Rule {
 			t.Errorf("reset with %q: %d %s", pw, r.Status, r.Body)
 		}
+	}
+}
+
+// Values with a reading of their own (ids, times) say what is wrong with them.
+func TestDecodeNamesBadIDsAndTimes(t *testing.T) {
+	t.Parallel()
+	var in struct {
+		ID   uuid.UUID `json:"id"`
+		At   time.Time `json:"at"`
+		Note string    `json:"note"`
+	}
+	fe := fieldErrors{}
+	checkShape(fe, "", []byte(`{"id": "not-an-id", "at": "yesterday", "note": 5}`), reflect.TypeOf(in))
+	for _, f := range []string{"id", "at", "note"} {
+		if fe[f] == "" {
+			t.Errorf("%s not reported: %v", f, fe)
+		}
+	}
+	if strings.Contains(fe["id"], "base64") {
+		t.Errorf("an id reported as base64: %q", fe["id"])
 	}
 }
