@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"encoding/base64"
 	"strings"
 
@@ -15,7 +16,7 @@ type Tag struct {
 	Count int64  `json:"count"`
 }
 
-// TagPage is a page of GET /api/tags.
+// TagPage is a page of GET /api/tags or GET /api/categories.
 type TagPage struct {
 	Items      []Tag   `json:"items"`
 	NextCursor *string `json:"nextCursor"`
@@ -26,7 +27,17 @@ type TagPage struct {
 // read, by name, each with how many of those recipes carry it; q keeps the
 // names that start with it (for completion). Tags are created by using
 // them on a recipe.
-func (s *Server) listTags(c *fiber.Ctx) error {
+func (s *Server) listTags(c *fiber.Ctx) error { return s.listLabels(c, repo.ListTags) }
+
+// listCategories answers GET /api/categories as listTags answers for tags:
+// the recipe list's category menu.
+func (s *Server) listCategories(c *fiber.Ctx) error { return s.listLabels(c, repo.ListCategories) }
+
+// labelLister is repo.ListTags or repo.ListCategories.
+type labelLister func(ctx context.Context, db repo.DBTX, v repo.Viewer, prefix string, limit int, after string) ([]repo.TagCount, *string, int64, error)
+
+// listLabels answers a page of names with counts from list, for the caller.
+func (s *Server) listLabels(c *fiber.Ctx, list labelLister) error {
 	limit, err := pageLimit(c)
 	if err != nil {
 		return err
@@ -47,7 +58,7 @@ func (s *Server) listTags(c *fiber.Ctx) error {
 		fe.add("q", "must be at most %d characters", recipeLabelMax)
 		return fe.err()
 	}
-	items, next, total, err := repo.ListTags(c.UserContext(), s.DB, viewer(c), prefix, limit, after)
+	items, next, total, err := list(c.UserContext(), s.DB, viewer(c), prefix, limit, after)
 	if err != nil {
 		return err
 	}
