@@ -209,7 +209,11 @@ func (s *Server) getRecipe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(recipeView(rec))
+	out, err := s.recipeRead(c, rec)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 // createRecipe answers POST /api/recipes: 201 with the recipe. Its mapping

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../lib/api';
+import { useAuth } from '../lib/auth';
 
 /** Props a labelled control needs: its id and the ids of its hint and error. */
 export interface ControlProps {
@@ -69,15 +70,31 @@ export function fieldError(error: unknown, name: string): string | undefined {
 
 /** The error of a page load: a sign-in prompt for 401, a plain "not found" for 404. */
 export function ErrorView({ error, retry }: { error: unknown; retry?: () => void }) {
+  const { user } = useAuth();
+  const here = typeof location === 'undefined' ? '/' : location.pathname + location.search;
+  const signIn = (
+    <p>
+      <Link className="button" to={`/login?next=${encodeURIComponent(here)}`} data-testid="error-sign-in">
+        Sign in
+      </Link>
+    </p>
+  );
   if (error instanceof ApiError && error.status === 401) {
     return (
       <div className="empty" role="alert">
         <h1>Sign in to see this</h1>
-        <p>
-          <Link className="button" to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`}>
-            Sign in
-          </Link>
-        </p>
+        {signIn}
+      </div>
+    );
+  }
+  // Signed out, a private or shared link answers 404 like a missing one: offer the sign-in that
+  // may open it, and come back here after.
+  if (error instanceof ApiError && error.status === 404 && user === null) {
+    return (
+      <div className="empty" role="alert" data-testid="error-signed-out">
+        <h1>Sign in to open this</h1>
+        <p>It may be private or shared with you. Sign in and you come back here.</p>
+        {signIn}
       </div>
     );
   }
@@ -92,6 +109,19 @@ export function ErrorView({ error, retry }: { error: unknown; retry?: () => void
       </div>
     );
   }
+  if (isOffline(error)) {
+    return (
+      <div className="empty" role="alert" data-testid="error-offline">
+        <h1>This page needs the network</h1>
+        <p>You are offline. Recipes you opened before, and those kept offline, still open.</p>
+        {retry && (
+          <button type="button" onClick={retry}>
+            Try again
+          </button>
+        )}
+      </div>
+    );
+  }
   return (
     <div className="alert alert-error" role="alert">
       <p>{errorMessage(error)}</p>
@@ -102,6 +132,11 @@ export function ErrorView({ error, retry }: { error: unknown; retry?: () => void
       )}
     </div>
   );
+}
+
+/** A request that failed for want of a network (the browser says it is offline). */
+export function isOffline(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 0 && error.code === 'network_error' && typeof navigator !== 'undefined' && !navigator.onLine;
 }
 
 /** A progress bar; value 0..1, or null for "working, amount unknown". */

@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { api, type User } from './api';
+import { mayHaveSession, rememberSession } from './sessionHint';
 
 interface AuthState {
   /** undefined while the silent refresh at start runs. */
@@ -12,9 +13,16 @@ const AuthContext = createContext<AuthState>({ user: undefined });
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(undefined);
   useEffect(() => {
-    const off = api.onSession((u) => setUser(u));
+    const off = api.onSession((u) => {
+      rememberSession(u != null);
+      setUser(u);
+    });
     let live = true;
-    api.restoreSession().then((u) => {
+    // Ask the server only when a refresh cookie may exist (see sessionHint.ts).
+    const restore = mayHaveSession() ? api.restoreSession() : Promise.resolve(null);
+    restore.then((u) => {
+      // Offline, the refresh fails without saying the session is over: keep the hint.
+      if (u == null && (typeof navigator === 'undefined' || navigator.onLine)) rememberSession(false);
       if (live) setUser(u);
     });
     return () => {
