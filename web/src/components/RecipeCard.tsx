@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { Recipe } from '../lib/api';
-import { formatMinutes } from '../lib/format';
+import { formatMinutes, servingsText } from '../lib/format';
 import { RecipeImage } from './RecipeImage';
 import { Skeleton } from './ui';
 
@@ -19,7 +19,7 @@ export function RecipeCard({ recipe }: { recipe: Recipe }) {
           <h3 className="card-title">{recipe.title}</h3>
           <p className="card-meta muted small">
             {time && <span>{time}</span>}
-            {recipe.servings ? <span>{recipe.servings} servings</span> : null}
+            {recipe.servings ? <span>{servingsText(recipe.servings)}</span> : null}
             {recipe.visibility !== 'PUBLIC' && <span className="badge">{recipe.visibility.toLowerCase()}</span>}
           </p>
         </div>

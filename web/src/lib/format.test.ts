@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatMinutes, srcSet } from './format';
+import { formatBytes, formatMinutes, servingsText, srcSet } from './format';
 
 describe('format', () => {
   it.each([
@@ -23,5 +23,12 @@ describe('format', () => {
     expect(srcSet({ medium: '/m.jpg', poster: '/p.jpg' })).toBe('/m.jpg 800w');
     expect(srcSet({})).toBeUndefined();
     expect(srcSet(undefined)).toBeUndefined();
+  });
+});
+
+describe('servingsText', () => {
+  it('says one serving in the singular', () => {
+    expect(servingsText(1)).toBe('1 serving');
+    expect(servingsText(4)).toBe('4 servings');
   });
 });

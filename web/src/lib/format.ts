@@ -8,6 +8,11 @@ export function formatMinutes(min: number | null | undefined): string | null {
   return m === 0 ? `${h} h` : `${h} h ${m} min`;
 }
 
+/** "1 serving", "4 servings". */
+export function servingsText(n: number): string {
+  return `${n} serving${n === 1 ? '' : 's'}`;
+}
+
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '';
   if (n < 1024) return `${n} B`;

@@ -4,6 +4,8 @@ import { api, errorMessage, type Recipe, type Share, type Visibility } from '../
 import { recipeToInput, useServings } from '../lib/recipe';
 import { useAuth } from '../lib/auth';
 import { formatMinutes } from '../lib/format';
+import type { RecipeRead } from '../lib/catalog';
+import { AddToCookbook, KeepOffline } from '../components/RecipeActions';
 import { useAsync, useTitle } from '../lib/hooks';
 import { scaleIngredientLine } from '../lib/scaling';
 import { RecipeImage } from '../components/RecipeImage';
@@ -14,7 +16,10 @@ export default function RecipeView() {
   const { id = '' } = useParams();
   const { user } = useAuth();
   const navigate = useNavigate();
-  const { data: recipe, error, loading, reload, setData } = useAsync((s) => api.getRecipe(id, s), [id, user?.id]);
+  const { data: recipe, error, loading, reload, setData } = useAsync(
+    (s) => api.getRecipe(id, s) as Promise<RecipeRead>,
+    [id, user?.id],
+  );
   useTitle(recipe?.title);
   const [servings, setServings] = useServings(recipe);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -39,6 +44,11 @@ export default function RecipeView() {
       <header className="recipe-head">
         <div className="recipe-head-text">
           <h1 data-testid="recipe-title">{recipe.title}</h1>
+          {recipe.ownerName != null && (
+            <p className="muted small" data-testid="recipe-owner">
+              {recipe.visibility === 'SHARED' ? 'Shared with you by' : 'From'} {recipe.ownerName || 'another cook'}
+            </p>
+          )}
           {recipe.description && <p className="lead">{recipe.description}</p>}
           <dl className="times">
             {times.map(([label, m]) =>
@@ -96,6 +106,7 @@ export default function RecipeView() {
                 </Link>
               </>
             )}
+            <KeepOffline recipe={recipe} />
             {canDelete && (
               <button type="button" className="secondary danger-text" onClick={() => setConfirmDelete(true)} data-testid="delete-recipe">
                 Delete
@@ -103,14 +114,17 @@ export default function RecipeView() {
             )}
           </div>
         </div>
-        <RecipeImage
-          src={recipe.imageUrl}
-          variants={recipe.imageVariants}
-          alt={recipe.title}
-          eager
-          className="recipe-hero"
-          sizes="(max-width: 900px) 100vw, 450px"
-        />
+        {/* Without an image, no placeholder: the ingredients come up instead. */}
+        {recipe.imageUrl && (
+          <RecipeImage
+            src={recipe.imageUrl}
+            variants={recipe.imageVariants}
+            alt={recipe.title}
+            eager
+            className="recipe-hero"
+            sizes="(max-width: 900px) 100vw, 450px"
+          />
+        )}
       </header>
 
       <div className="recipe-body">
@@ -150,6 +164,7 @@ export default function RecipeView() {
         </section>
       </div>
 
+      {user && <AddToCookbook recipe={recipe} />}
       {owner && <SharingPanel recipe={recipe} onChange={setData} />}
 
       <FormError error={deleteError} />
