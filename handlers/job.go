@@ -13,10 +13,13 @@ import (
 
 // Job is the job shape of API.md.
 type Job struct {
-	ID         uuid.UUID       `json:"id"`
-	Kind       string          `json:"kind"`
-	State      string          `json:"state"`
-	Progress   *float32        `json:"progress"`
+	ID       uuid.UUID `json:"id"`
+	Kind     string    `json:"kind"`
+	State    string    `json:"state"`
+	Progress *float32  `json:"progress"`
+	// Stage is what a running job is doing now (an import: fetching,
+	// browser, reading, saving, retrying); null when the job does not say.
+	Stage      *string         `json:"stage"`
 	Result     json.RawMessage `json:"result"`
 	Error      *JobError       `json:"error"`
 	CreatedAt  time.Time       `json:"createdAt"`
@@ -33,7 +36,7 @@ type JobError struct {
 // outcome wins over River's state, because River may have pruned its row
 // and because a permanent failure is a River "cancel" but an API "failed".
 func jobView(j repo.Job) Job {
-	v := Job{ID: j.ID, Kind: j.Kind, Progress: j.Progress, CreatedAt: j.CreatedAt.UTC(), FinishedAt: j.FinishedAt}
+	v := Job{ID: j.ID, Kind: j.Kind, Progress: j.Progress, Stage: j.Stage, CreatedAt: j.CreatedAt.UTC(), FinishedAt: j.FinishedAt}
 	if j.Result != nil {
 		v.Result = *j.Result
 	}
