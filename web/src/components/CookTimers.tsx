@@ -79,7 +79,6 @@ export function StepText({ text, label, onStart }: { text: string; label: string
         aria-label={`Start a ${formatClock(d.seconds)} timer (${d.text})`}
         data-testid="cook-timer-start"
       >
-        <span aria-hidden="true">⏱ </span>
         {d.text}
       </button>,
     );

@@ -113,7 +113,7 @@ export function ErrorView({ error, retry }: { error: unknown; retry?: () => void
     return (
       <div className="empty" role="alert" data-testid="error-offline">
         <h1>This page needs the network</h1>
-        <p>You are offline. Recipes you opened before, and those kept offline, still open.</p>
+        <p>Larder cannot be reached: you may be offline. Recipes you opened before, and those kept offline, still open.</p>
         {retry && (
           <button type="button" onClick={retry}>
             Try again
@@ -134,9 +134,9 @@ export function ErrorView({ error, retry }: { error: unknown; retry?: () => void
   );
 }
 
-/** A request that failed for want of a network (the browser says it is offline). */
+/** A request that failed for want of a network: offline, or the server out of reach. */
 export function isOffline(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 0 && error.code === 'network_error' && typeof navigator !== 'undefined' && !navigator.onLine;
+  return error instanceof ApiError && error.status === 0 && error.code === 'network_error';
 }
 
 /** A progress bar; value 0..1, or null for "working, amount unknown". */

@@ -20,9 +20,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let live = true;
     // Ask the server only when a refresh cookie may exist (see sessionHint.ts).
     const restore = mayHaveSession() ? api.restoreSession() : Promise.resolve(null);
-    restore.then((u) => {
-      // Offline, the refresh fails without saying the session is over: keep the hint.
-      if (u == null && (typeof navigator === 'undefined' || navigator.onLine)) rememberSession(false);
+    restore.then(async (u) => {
+      // A failed refresh forgets the hint only when the server answered: offline (or with the
+      // server out of reach) the session may well still be there.
+      if (u == null && mayHaveSession() && (await serverReachable())) rememberSession(false);
       if (live) setUser(u);
     });
     return () => {
@@ -31,6 +32,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, []);
   return <AuthContext.Provider value={{ user }}>{children}</AuthContext.Provider>;
+}
+
+async function serverReachable(): Promise<boolean> {
+  try {
+    return (await fetch('/api/health', { cache: 'no-store' })).ok;
+  } catch {
+    return false;
+  }
 }
 
 export function useAuth(): AuthState {
