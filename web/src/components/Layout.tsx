@@ -51,7 +51,14 @@ export function Layout() {
         >
           Menu
         </button>
-        <nav aria-label="Main" className="mainnav" id="mainnav" data-open={menuOpen}>
+        <nav
+          aria-label="Main"
+          className="mainnav"
+          id="mainnav"
+          data-open={menuOpen}
+          // A chosen link closes the menu, also when the page it leaves asks to stay.
+          onClick={(e) => (e.target as HTMLElement).closest('a') && setMenuOpen(false)}
+        >
           <NavLink to="/recipes" end data-testid="nav-recipes">
             Recipes
           </NavLink>
