@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { api, errorMessage, type Cookbook, type Recipe } from '../lib/api';
+import { sentence } from '../lib/format';
 import { isKept, keep, unkeep } from '../lib/offline';
 import { Field } from './ui';
 
@@ -19,7 +20,7 @@ export function AddToCookbook({ recipe }: { recipe: Recipe }) {
         setBooks(p.items);
         if (p.items.length > 0) setChosen(p.items[0].id);
       },
-      (e) => !c.signal.aborted && setStatus({ ok: false, text: errorMessage(e) }),
+      (e) => !c.signal.aborted && setStatus({ ok: false, text: sentence(errorMessage(e)) }),
     );
     return () => c.abort(new DOMException('closed', 'AbortError'));
   }, [open]);
@@ -32,7 +33,7 @@ export function AddToCookbook({ recipe }: { recipe: Recipe }) {
       await api.addRecipeToCookbook(book.id, recipe.id);
       setStatus({ ok: true, text: `Added to “${book.name}”.` });
     } catch (e) {
-      setStatus({ ok: false, text: errorMessage(e) });
+      setStatus({ ok: false, text: sentence(errorMessage(e)) });
     } finally {
       setBusy(false);
     }
@@ -91,7 +92,7 @@ export function KeepOffline({ recipe }: { recipe: Recipe }) {
       else await keep(recipe.id, images, api.accessToken);
       setKept(!kept);
     } catch (e) {
-      setError(errorMessage(e));
+      setError(sentence(errorMessage(e)));
     } finally {
       setBusy(false);
     }

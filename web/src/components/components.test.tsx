@@ -170,11 +170,11 @@ describe('Field and FormError', () => {
     const input = byTestId(r.container, 'email');
     expect(input.getAttribute('aria-invalid')).toBe('true');
     const described = input.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent);
-    expect(described).toEqual(['We never share it.', 'taken']);
+    expect(described).toEqual(['We never share it.', 'Taken.']);
     const alert = byTestId(r.container, 'form-error');
     expect(alert.getAttribute('role')).toBe('alert');
     expect(alert.textContent).toContain('Check the form.');
-    expect(alert.textContent).toContain('other: bad');
+    expect(alert.textContent).toContain('other: Bad.');
     expect(alert.textContent).not.toContain('taken');
   });
 });

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEv
 import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../lib/api';
 import { useAuth } from '../lib/auth';
+import { sentence } from '../lib/format';
 
 /** Props a labelled control needs: its id and the ids of its hint and error. */
 export interface ControlProps {
@@ -33,7 +34,7 @@ export function Field(props: {
       )}
       {props.error && (
         <div className="field-error" id={errId}>
-          {props.error}
+          {sentence(props.error)}
         </div>
       )}
     </div>
@@ -50,12 +51,12 @@ export function FormError({ error, shown = [] }: { error: unknown; shown?: strin
     error instanceof ApiError ? Object.entries(error.fields).filter(([k]) => !shown.includes(k)) : [];
   return (
     <div className="alert alert-error" role="alert" data-testid="form-error">
-      <p>{errorMessage(error)}</p>
+      <p>{sentence(errorMessage(error))}</p>
       {extra.length > 0 && (
         <ul>
           {extra.map(([k, v]) => (
             <li key={k}>
-              <strong>{k}</strong>: {v}
+              <strong>{k}</strong>: {sentence(v)}
             </li>
           ))}
         </ul>
@@ -124,7 +125,7 @@ export function ErrorView({ error, retry }: { error: unknown; retry?: () => void
   }
   return (
     <div className="alert alert-error" role="alert">
-      <p>{errorMessage(error)}</p>
+      <p>{sentence(errorMessage(error))}</p>
       {retry && (
         <button type="button" onClick={retry}>
           Try again

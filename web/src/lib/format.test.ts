@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatMinutes, servingsText, srcSet } from './format';
+import { formatBytes, formatMinutes, sentence, servingsText, srcSet } from './format';
 
 describe('format', () => {
   it.each([
@@ -30,5 +30,16 @@ describe('servingsText', () => {
   it('says one serving in the singular', () => {
     expect(servingsText(1)).toBe('1 serving');
     expect(servingsText(4)).toBe('4 servings');
+  });
+});
+
+describe('sentence', () => {
+  it('makes a clause from the server a sentence, once', () => {
+    expect(sentence('a cookbook cannot include itself, directly or through the cookbooks it includes')).toBe(
+      'A cookbook cannot include itself, directly or through the cookbooks it includes.',
+    );
+    expect(sentence('Already a sentence.')).toBe('Already a sentence.');
+    expect(sentence('is it?')).toBe('Is it?');
+    expect(sentence('')).toBe('');
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ApiError, errorMessage, type Job } from '../lib/api';
+import { sentence } from '../lib/format';
 import { useTitle } from '../lib/hooks';
 import { JobProgress } from '../components/JobProgress';
 import { Field, fieldError, FormError } from '../components/ui';
@@ -40,7 +41,7 @@ export default function Import() {
       navigate(`/recipes/${recipeId}`);
     } catch (e) {
       if (c.signal.aborted) return;
-      setPhase({ kind: 'failed', message: errorMessage(e), code: e instanceof ApiError ? e.code : 'failed' });
+      setPhase({ kind: 'failed', message: sentence(errorMessage(e)), code: e instanceof ApiError ? e.code : 'failed' });
     }
   };
 

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, errorMessage, type Recipe, type Share, type Visibility } from '../lib/api';
 import { recipeToInput, useServings } from '../lib/recipe';
 import { useAuth } from '../lib/auth';
-import { formatMinutes } from '../lib/format';
+import { formatMinutes, sentence } from '../lib/format';
 import type { RecipeRead } from '../lib/catalog';
 import { AddToCookbook, KeepOffline } from '../components/RecipeActions';
 import { useAsync, useTitle } from '../lib/hooks';
@@ -224,7 +224,7 @@ function SharingPanel({ recipe, onChange }: { recipe: Recipe; onChange: (r: Reci
       if (saved && typeof saved === 'object' && 'id' in saved) onChange(saved);
     } catch (e) {
       onChange(prev);
-      setVisError(errorMessage(e));
+      setVisError(sentence(errorMessage(e)));
     }
   };
 
