@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { findDurations, formatClock } from '../lib/durations';
+import { TimerIcon } from './icons';
 import { isDone, loadTimers, remaining, saveTimers, startTimer, type Timer } from '../lib/timers';
 
 /** Running timers of a recipe, with the clock they are shown against (see lib/timers.ts). */
@@ -79,6 +80,7 @@ export function StepText({ text, label, onStart }: { text: string; label: string
         aria-label={`Start a ${formatClock(d.seconds)} timer (${d.text})`}
         data-testid="cook-timer-start"
       >
+        <TimerIcon />
         {d.text}
       </button>,
     );

@@ -4,7 +4,7 @@ import { forgetAll } from '../lib/offline';
 import { api } from '../lib/api';
 import { isAdmin, useAuth } from '../lib/auth';
 import { applyTheme, nextTheme, storedTheme, type ThemeChoice } from '../lib/theme';
-import { JarIcon } from './icons';
+import { JarIcon, MenuIcon } from './icons';
 import { PageSkeleton } from './ui';
 
 const THEME_LABEL: Record<ThemeChoice, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
@@ -48,8 +48,9 @@ export function Layout() {
           aria-controls="mainnav"
           onClick={() => setMenuOpen((o) => !o)}
           data-testid="menu-toggle"
+          aria-label="Menu"
         >
-          Menu
+          <MenuIcon />
         </button>
         <nav
           aria-label="Main"

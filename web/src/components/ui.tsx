@@ -110,19 +110,7 @@ export function ErrorView({ error, retry }: { error: unknown; retry?: () => void
       </div>
     );
   }
-  if (isOffline(error)) {
-    return (
-      <div className="empty" role="alert" data-testid="error-offline">
-        <h1>This page needs the network</h1>
-        <p>Larder cannot be reached: you may be offline. Recipes you opened before, and those kept offline, still open.</p>
-        {retry && (
-          <button type="button" onClick={retry}>
-            Try again
-          </button>
-        )}
-      </div>
-    );
-  }
+  if (isOffline(error)) return <OfflineNotice retry={retry} />;
   return (
     <div className="alert alert-error" role="alert">
       <p>{sentence(errorMessage(error))}</p>
@@ -131,6 +119,27 @@ export function ErrorView({ error, retry }: { error: unknown; retry?: () => void
           Try again
         </button>
       )}
+    </div>
+  );
+}
+
+/** What a page that needs the network shows without one. */
+export function OfflineNotice({ retry }: { retry?: () => void }) {
+  return (
+    <div className="empty" role="alert" data-testid="error-offline">
+      <h1>This page needs the network</h1>
+      <p>Larder cannot be reached: you may be offline. Recipes you opened before, and those kept offline, still open.</p>
+      <p>
+        {retry ? (
+          <button type="button" onClick={retry}>
+            Try again
+          </button>
+        ) : (
+          <button type="button" onClick={() => location.reload()}>
+            Try again
+          </button>
+        )}
+      </p>
     </div>
   );
 }
