@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -244,6 +245,15 @@ func TestPhone(t *testing.T) {
 		// The silent refresh rotates the session cookie: let it land before
 		// the next page load, as a person reading the page would.
 		b.waitTestID("logout")
+		// Saving is not leaving without saving: no question.
+		b.open("/recipes/" + seed.soup.String() + "/edit")
+		b.fill("recipe-description", "Saved.")
+		b.click("recipe-save")
+		b.waitPath(`^/recipes/` + seed.soup.String() + `$`)
+		b.wait("the saved description", `document.querySelector('.lead')?.innerText === 'Saved.'`)
+		if eval[bool](b, `!!document.querySelector('dialog[open]')`) {
+			b.fail("saving asked whether to leave")
+		}
 	})
 
 	step("mapping editor: regenerated ticks show at once, Save stays in reach", func(t *testing.T) {
@@ -355,6 +365,40 @@ func TestPhone(t *testing.T) {
 			if st := evalAsync[int](b, fmt.Sprintf(`(async () => (await fetch(%s)).status)()`, js(ic))); st != 200 {
 				b.fail("%s answers %d", ic, st)
 			}
+		}
+	})
+
+	step("the built client is served cached for good, compressed", func(t *testing.T) {
+		get := func(path, accept string) (*http.Response, []byte) {
+			req, _ := http.NewRequest(http.MethodGet, svc.URL+path, nil)
+			req.Header.Set("Accept-Encoding", accept)
+			resp, err := http.DefaultTransport.RoundTrip(req) // as sent: no transparent decompression
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var body bytes.Buffer
+			_, _ = body.ReadFrom(resp.Body)
+			return resp, body.Bytes()
+		}
+		resp, html := get("/recipes", "")
+		if cc := resp.Header.Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("index.html Cache-Control %q", cc)
+		}
+		m := regexp.MustCompile(`src="(/assets/[^"]+\.js)"`).FindSubmatch(html)
+		if m == nil {
+			t.Fatalf("no entry script in %s", html)
+		}
+		for _, enc := range []string{"br", "gzip"} {
+			resp, _ := get(string(m[1]), enc)
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != enc ||
+				resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+				t.Errorf("%s with %s: %d, Content-Encoding %q, Cache-Control %q", m[1], enc, resp.StatusCode,
+					resp.Header.Get("Content-Encoding"), resp.Header.Get("Cache-Control"))
+			}
+		}
+		if resp, _ := get("/sw.js", "br"); resp.Header.Get("Cache-Control") != "no-cache" {
+			t.Errorf("sw.js Cache-Control %q", resp.Header.Get("Cache-Control"))
 		}
 	})
 
