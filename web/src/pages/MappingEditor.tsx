@@ -131,8 +131,10 @@ function Editor({ recipe, initial }: { recipe: Recipe; initial: Mapping[] }) {
               // and each step says how many ingredients it has ticked.
               <details key={s.id} className="mapping-step" data-testid="mapping-step" open={n === 0 || !narrow}>
                 <summary>
-                  <span className="step-no">Step {s.number}</span> <span className="muted small">({ticked} ticked)</span>{' '}
-                  {s.text.length > 140 ? `${s.text.slice(0, 140)}…` : s.text}
+                  <span>
+                    <span className="step-no">Step {s.number}</span> <span className="muted small">({ticked} ticked)</span>{' '}
+                    {s.text.length > 140 ? `${s.text.slice(0, 140)}…` : s.text}
+                  </span>
                 </summary>
                 <fieldset className="mapping-options">
                   <legend className="visually-hidden">Ingredients of step {s.number}</legend>
