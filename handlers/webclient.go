@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"io"
 	"io/fs"
 	"mime"
@@ -93,6 +95,13 @@ func sendWebFile(c *fiber.Ctx, fsys fs.FS, name string) error {
 	body, err := io.ReadAll(f)
 	if err != nil {
 		return err
+	}
+	// A revalidation (no-cache files, every load) costs a 304 when nothing changed.
+	etag := fmt.Sprintf(`"%x"`, sha256.Sum256(body))[:18] + `"`
+	c.Set(fiber.HeaderETag, etag)
+	if match := c.Get(fiber.HeaderIfNoneMatch); match != "" && strings.Contains(match, etag) {
+		c.Status(fiber.StatusNotModified)
+		return nil
 	}
 	if c.Method() == fiber.MethodHead {
 		c.Set(fiber.HeaderContentLength, strconv.Itoa(len(body)))

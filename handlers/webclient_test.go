@@ -57,6 +57,18 @@ func TestServeWebClient(t *testing.T) {
 			t.Errorf("%s: Vary %q", tc.path, h.Get("Vary"))
 		}
 	}
+	// Revalidating an unchanged file costs a 304.
+	first := b.do(t, "GET", "/", nil, "")
+	etag := first.Header.Get("ETag")
+	if etag == "" {
+		t.Fatal("index.html has no ETag")
+	}
+	if r := b.do(t, "GET", "/", nil, "", "If-None-Match", etag); r.Status != 304 || len(r.Body) != 0 {
+		t.Errorf("revalidation: %d, %d bytes", r.Status, len(r.Body))
+	}
+	if r := b.do(t, "GET", "/", nil, "", "If-None-Match", `"other"`); r.Status != 200 {
+		t.Errorf("changed file: %d", r.Status)
+	}
 	// The API is never answered by the client.
 	if r := b.do(t, "GET", "/api/nothing-here", nil, ""); r.Status != 404 || r.ErrorCode() == "" {
 		t.Errorf("/api/nothing-here: %d %s", r.Status, r.Body)
