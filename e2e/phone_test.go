@@ -420,6 +420,13 @@ func TestPhone(t *testing.T) {
 		b.wait("the kept recipe, offline", `document.querySelector('[data-testid=recipe-title]')?.innerText === 'Kept for the kitchen'`)
 		b.open("/recipes/" + seed.unopened.String())
 		b.waitTestID("error-offline")
+		// The notice lists what opens offline, kept first: no dead end.
+		b.waitTestID("offline-recipes")
+		if got := eval[[]string](b, `[...document.querySelectorAll('[data-testid=offline-recipes] a')].map(a => a.innerText)`); strings.Join(got, "|") != "Kept for the kitchen|Tomato soup" {
+			b.fail("recipes offered offline: %q", got)
+		}
+		b.clickCSS(`[data-testid=offline-recipes] a`)
+		b.wait("the kept recipe from the list", `document.querySelector('[data-testid=recipe-title]')?.innerText === 'Kept for the kitchen'`)
 		// A page for signed-in cooks: the session cannot be checked offline,
 		// which is no reason to send the cook to the sign-in page.
 		b.open("/cookbooks")

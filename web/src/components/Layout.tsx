@@ -11,7 +11,7 @@ const THEME_LABEL: Record<ThemeChoice, string> = { system: 'Theme: system', ligh
 const THEME_ICON: Record<ThemeChoice, string> = { system: '◐', light: '☀', dark: '☾' };
 
 export function Layout() {
-  const { user } = useAuth();
+  const { user, unreachable } = useAuth();
   const navigate = useNavigate();
   const [theme, setTheme] = useState<ThemeChoice>(storedTheme);
   const [signingOut, setSigningOut] = useState(false);
@@ -113,6 +113,11 @@ export function Layout() {
                 Sign out
               </button>
             </>
+          ) : unreachable ? (
+            // Offline the session cannot be checked; signing in would fail too.
+            <span className="badge" data-testid="offline-badge">
+              Offline
+            </span>
           ) : (
             <Link to="/login" className="button" data-testid="nav-login">
               Sign in

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { sentence } from '../lib/format';
+import { storedRecipes, type StoredRecipe } from '../lib/offline';
 
 /** Props a labelled control needs: its id and the ids of its hint and error. */
 export interface ControlProps {
@@ -125,10 +126,25 @@ export function ErrorView({ error, retry }: { error: unknown; retry?: () => void
 
 /** What a page that needs the network shows without one. */
 export function OfflineNotice({ retry }: { retry?: () => void }) {
+  // What can be opened now, so the notice is never a dead end.
+  const [stored, setStored] = useState<StoredRecipe[]>([]);
+  useEffect(() => {
+    storedRecipes().then(setStored, () => setStored([]));
+  }, []);
   return (
     <div className="empty" role="alert" data-testid="error-offline">
       <h1>This page needs the network</h1>
       <p>Larder cannot be reached: you may be offline. Recipes you opened before, and those kept offline, still open.</p>
+      {stored.length > 0 && (
+        <ul className="pick-list offline-recipes" aria-label="Recipes you can open offline" data-testid="offline-recipes">
+          {stored.map((r) => (
+            <li key={r.id}>
+              <Link to={`/recipes/${r.id}`}>{r.title}</Link>
+              {r.kept && <span className="muted small"> kept offline</span>}
+            </li>
+          ))}
+        </ul>
+      )}
       <p>
         {retry ? (
           <button type="button" onClick={retry}>

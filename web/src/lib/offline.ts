@@ -54,3 +54,33 @@ export async function forgetAll(): Promise<void> {
   if (!available()) return;
   await Promise.all([KEPT_CACHE, ...OPENED_CACHES].map((n) => caches.delete(n)));
 }
+
+/** A recipe that opens without a network. */
+export interface StoredRecipe {
+  id: string;
+  title: string;
+  kept: boolean;
+}
+
+const RECIPE_PATH = /^\/api\/recipes\/([0-9a-f-]{36})$/i;
+
+/** The recipes kept offline or opened before, kept ones first, then by title. */
+export async function storedRecipes(): Promise<StoredRecipe[]> {
+  if (!available()) return [];
+  const found = new Map<string, StoredRecipe>();
+  for (const name of [KEPT_CACHE, ...OPENED_CACHES]) {
+    if (!(await caches.has(name))) continue;
+    const c = await caches.open(name);
+    for (const req of await c.keys()) {
+      const m = RECIPE_PATH.exec(new URL(req.url).pathname);
+      if (!m || found.has(m[1])) continue;
+      try {
+        const body = (await (await c.match(req))?.json()) as { title?: unknown } | undefined;
+        if (typeof body?.title === 'string') found.set(m[1], { id: m[1], title: body.title, kept: name === KEPT_CACHE });
+      } catch {
+        // not a recipe body: skip it
+      }
+    }
+  }
+  return [...found.values()].sort((a, b) => Number(b.kept) - Number(a.kept) || a.title.localeCompare(b.title));
+}
