@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/google/uuid"
@@ -306,7 +307,7 @@ func TestPhone(t *testing.T) {
 		{"admin-users", "/admin/users", "users-table"},
 		{"admin-backups", "/admin/backups", "backups-table"},
 	}
-	audit := func(size string) {
+	audit := func(size string, pages []struct{ name, path, ready string }) {
 		for _, p := range pages {
 			b.open(p.path)
 			b.waitTestID(p.ready)
@@ -317,7 +318,7 @@ func TestPhone(t *testing.T) {
 			if len(found) > 0 {
 				t.Errorf("axe at %s on %s: %d serious or critical violations:\n  %s", size, p.path, len(found), strings.Join(found, "\n  "))
 			}
-			if size == "phone" {
+			if size == "phone" { // (once: the dark theme changes colours only)
 				b.noSidewaysScroll(p.path)
 				if small := eval[[]string](b, smallTouchTargets); len(small) > 0 {
 					t.Errorf("touch targets under 44 × 44 px on %s:\n  %s", p.path, strings.Join(small, "\n  "))
@@ -327,11 +328,21 @@ func TestPhone(t *testing.T) {
 		t.Logf("axe-core: %d pages at %s size, serious or critical violations reported above (none when nothing is)", len(pages), size)
 	}
 
-	step("axe and touch targets on every main page at phone size", func(t *testing.T) { audit("phone") })
+	step("axe and touch targets on every main page at phone size", func(t *testing.T) { audit("phone", pages) })
 	step("axe on every main page at desktop size", func(t *testing.T) {
 		b.size(desktopW, desktopH, false)
-		audit("desktop")
+		audit("desktop", pages)
 		b.size(phoneW, phoneH, true)
+	})
+	step("axe in the dark theme on the kitchen pages", func(t *testing.T) {
+		dark := &emulation.MediaFeature{Name: "prefers-color-scheme", Value: "dark"}
+		if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{dark}}); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			_, _ = chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: ""}}})
+		}()
+		audit("phone-dark", pages[:6])
 	})
 
 	step("installable: a manifest and a service worker that controls the page", func(t *testing.T) {
