@@ -200,6 +200,9 @@ func TestPhone(t *testing.T) {
 		b.waitTestID("cook-mode")
 		b.click("cook-next")
 		b.wait("step 2", `document.querySelector('[data-testid=cook-step-counter]')?.innerText.startsWith('Step 2 of 2')`)
+		if got, want := b.text("cook-step-text"), "Simmer in the stock for 20 minutes, then rest 10–15 min and blend."; got != want {
+			b.fail("the step reads %q with its timer buttons, want %q", got, want)
+		}
 		if got := b.texts("cook-timer-start"); strings.Join(got, "|") != "20 minutes|10–15 min" {
 			b.fail("timer buttons %q", got)
 		}
