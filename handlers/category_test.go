@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"larder/repo"
 )
@@ -62,4 +63,41 @@ func TestListCategories(t *testing.T) {
 
 func init() {
 	addAuthz(authzCase{method: "GET", route: "/api/categories", want: rulePublic})
+}
+
+// With the list cache, the menus are reused until a recipe changes, and
+// each viewer keeps their own.
+func TestListCategoriesCached(t *testing.T) {
+	t.Parallel()
+	b := setup(t, func(d *Deps) { d.ListCache = NewListCache(time.Hour) })
+	_, tok := b.user(t, repo.RoleUser)
+	rcCreate(t, b, tok, map[string]any{"title": "Stew", "visibility": "PUBLIC", "categories": []string{"Dinner"}})
+	names := func(tok string) string {
+		t.Helper()
+		r := b.do(t, "GET", "/api/categories", nil, tok)
+		wantStatus(t, r, 200)
+		var p TagPage
+		if err := json.Unmarshal(r.Body, &p); err != nil {
+			t.Fatal(err)
+		}
+		s := ""
+		for _, c := range p.Items {
+			s += fmt.Sprintf("%s:%d ", c.Name, c.Count)
+		}
+		return s
+	}
+	if got := names(""); got != "Dinner:1 " {
+		t.Fatalf("first %q", got)
+	}
+	rcCreate(t, b, tok, map[string]any{"title": "Pie", "visibility": "PRIVATE", "categories": []string{"Dessert"}})
+	if got := names(tok); got != "Dessert:1 Dinner:1 " {
+		t.Fatalf("owner after a create %q", got)
+	}
+	if got := names(""); got != "Dinner:1 " {
+		t.Fatalf("signed out after a private create %q", got)
+	}
+	rcCreate(t, b, tok, map[string]any{"title": "Soup", "visibility": "PUBLIC", "categories": []string{"Dinner"}})
+	if got := names(""); got != "Dinner:2 " {
+		t.Fatalf("signed out after a public create %q", got)
+	}
 }
