@@ -232,6 +232,7 @@ func TestPhone(t *testing.T) {
 		b.click("menu-toggle")
 		b.click("nav-recipes")
 		b.clickCSS(`dialog[open] [data-testid=confirm-cancel]`)
+		b.wait("the question to close", `!document.querySelector('dialog[open]')`)
 		b.waitPath(`^/recipes/` + seed.soup.String() + `/edit$`)
 		b.click("menu-toggle")
 		b.click("nav-recipes")
@@ -297,6 +298,19 @@ func TestPhone(t *testing.T) {
 		b.size(phoneW, phoneH, true)
 	})
 
+	var listPath string
+	step("a shopping list to audit and to open offline", func(t *testing.T) {
+		b.open("/shopping")
+		b.fill("new-list-name", "Groceries")
+		b.click("new-list-submit")
+		b.waitPath(`^/shopping/[0-9a-f-]{36}$`)
+		b.waitTestID("list-name")
+		b.fill("new-item", "2 lemons")
+		b.click("new-item-submit")
+		b.wait("the item", `[...document.querySelectorAll('[data-testid=item-text]')].some(e => e.innerText.includes('lemons'))`)
+		listPath = eval[string](b, `location.pathname`)
+	})
+
 	pages := []struct{ name, path, ready string }{
 		{"recipes", "/recipes", "recipe-card"},
 		{"recipe", "/recipes/" + seed.soup.String(), "recipe-title"},
@@ -307,6 +321,9 @@ func TestPhone(t *testing.T) {
 		{"import", "/import", "import-url"},
 		{"cookbooks", "/cookbooks", "cookbook-card"},
 		{"cookbook", "/cookbooks/" + seed.cookbook.String(), "cookbook-title"},
+		{"plan", "/plan", "week"},
+		{"shopping-lists", "/shopping", "shopping-list-link"},
+		{"shopping-list", listPath, "shopping-item"},
 		{"admin-users", "/admin/users", "users-table"},
 		{"admin-backups", "/admin/backups", "backups-table"},
 	}
@@ -337,7 +354,7 @@ func TestPhone(t *testing.T) {
 		audit("desktop", pages)
 		b.size(phoneW, phoneH, true)
 	})
-	step("axe in the dark theme on the kitchen pages", func(t *testing.T) {
+	step("axe in the dark theme on the kitchen pages", func(t *testing.T) { // recipe list to mapping editor
 		dark := &emulation.MediaFeature{Name: "prefers-color-scheme", Value: "dark"}
 		if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{dark}}); err != nil {
 			t.Fatal(err)
@@ -446,6 +463,10 @@ func TestPhone(t *testing.T) {
 		b.open("/cookbooks")
 		b.waitTestID("error-offline")
 		b.screenshot("phone-offline-needs-network")
+		// A shopping list works offline on its own (its queue), even opened cold.
+		b.open(listPath)
+		b.wait("the list offline", `[...document.querySelectorAll('[data-testid=item-text]')].some(e => e.innerText.includes('lemons'))`)
+		b.screenshot("phone-offline-shopping-list")
 	})
 
 	step("lighthouse on the recipe page at mobile settings", func(t *testing.T) {
@@ -589,6 +610,7 @@ const smallTouchTargets = `(() => {
 	const out = [];
 	for (const e of document.querySelectorAll('button, a.button, a.pill, .mainnav a, select, input, summary, textarea')) {
 		if (!shown(e) || e.closest('.visually-hidden, .skip-link, dialog:not([open])')) continue;
+		if (e.tagName !== 'SUMMARY' && e.closest('details:not([open])')) continue; // folded away
 		let box = e;
 		if (e.type === 'checkbox' || e.type === 'radio') box = e.closest('label') || e;
 		const r = box.getBoundingClientRect();

@@ -37,6 +37,9 @@ type Deps struct {
 	// ListCache reuses recent recipe-list totals and expanded searches
 	// (NewListCache); nil computes them every time.
 	ListCache *ListCache
+	// ListEvents tells open shopping lists of their changes (NewListEvents,
+	// fed by its Follow); nil answers their event streams with 503.
+	ListEvents *ListEvents
 	// PasswordCost is the bcrypt cost; 0 means password.DefaultCost (12).
 	// Only tests lower it, to stay fast.
 	PasswordCost int
@@ -103,6 +106,8 @@ func (s *Server) routes(app *fiber.App) {
 	s.recipeRoutes(app, api)
 	s.recipeImportRoutes(api)
 	s.mappingRoutes(api)
+	s.mealPlanRoutes(api)
+	s.shoppingRoutes(api)
 }
 
 func (s *Server) health(c *fiber.Ctx) error {

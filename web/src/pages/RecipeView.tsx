@@ -8,6 +8,7 @@ import type { RecipeRead } from '../lib/catalog';
 import { AddToCookbook, KeepOffline } from '../components/RecipeActions';
 import { useAsync, useTitle } from '../lib/hooks';
 import { scaleIngredientLine } from '../lib/scaling';
+import { AddToList, AddToPlan } from '../components/AddToPlan';
 import { RecipeImage } from '../components/RecipeImage';
 import { factorFor, ServingsControl } from '../components/ServingsControl';
 import { ConfirmDialog, ErrorView, Field, fieldError, FormError, PageSkeleton } from '../components/ui';
@@ -106,6 +107,11 @@ export default function RecipeView() {
                 </Link>
               </>
             )}
+            {user && <AddToPlan recipe={recipe} servings={servings} />}
+            {user && <AddToList recipe={recipe} servings={servings} />}
+            <button type="button" className="secondary no-print" onClick={() => window.print()} data-testid="print-recipe">
+              Print
+            </button>
             <KeepOffline recipe={recipe} />
             {canDelete && (
               <button type="button" className="secondary danger-text" onClick={() => setConfirmDelete(true)} data-testid="delete-recipe">
