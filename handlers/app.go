@@ -77,6 +77,7 @@ func New(d Deps) *fiber.App {
 	app.Use(recover.New())
 	app.Use("/api", s.maintenanceGuard()) // writes answer 503 while a backup is restored
 	s.allowBackupTransfers(app)           // the one route that takes large bodies
+	s.allowArchiveUploads(app)            // and the import of another app's export
 
 	s.routes(app)
 

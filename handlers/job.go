@@ -19,7 +19,10 @@ type Job struct {
 	Progress *float32  `json:"progress"`
 	// Stage is what a running job is doing now (an import: fetching,
 	// browser, reading, saving, retrying); null when the job does not say.
-	Stage      *string         `json:"stage"`
+	Stage *string `json:"stage"`
+	// Detail is what a running job reports besides its progress (the
+	// archive import: {format, done, total}); omitted when nothing.
+	Detail     json.RawMessage `json:"detail,omitempty"`
 	Result     json.RawMessage `json:"result"`
 	Error      *JobError       `json:"error"`
 	CreatedAt  time.Time       `json:"createdAt"`
@@ -39,6 +42,9 @@ func jobView(j repo.Job) Job {
 	v := Job{ID: j.ID, Kind: j.Kind, Progress: j.Progress, Stage: j.Stage, CreatedAt: j.CreatedAt.UTC(), FinishedAt: j.FinishedAt}
 	if j.Result != nil {
 		v.Result = *j.Result
+	}
+	if j.ProgressDetail != nil {
+		v.Detail = *j.ProgressDetail
 	}
 	river := ""
 	if j.RiverState != nil {

@@ -4,6 +4,7 @@ import { api, ApiError, errorMessage, type Job } from '../lib/api';
 import { sentence } from '../lib/format';
 import { useTitle } from '../lib/hooks';
 import { JobProgress } from '../components/JobProgress';
+import { ArchiveImport } from '../components/ArchiveImport';
 import { Field, fieldError, FormError } from '../components/ui';
 
 type Phase = { kind: 'idle' } | { kind: 'running'; job: Job | null } | { kind: 'failed'; message: string; code: string };
@@ -127,6 +128,7 @@ export default function Import() {
           </button>
         </form>
       </details>
+      <ArchiveImport />
     </div>
   );
 }
