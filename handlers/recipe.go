@@ -57,6 +57,7 @@ func (s *Server) recipeRoutes(api fiber.Router) {
 	api.Post("/recipes/:id/shares", s.requireAuth, s.limits.limitUser("share", limiter.Rate{Limit: int64(s.Config.ShareRateLimit), Period: s.Config.ShareRateLimitWindow}), s.addShare)
 	api.Delete("/recipes/:id/shares/:userId", s.requireAuth, s.removeShare)
 	api.Get("/tags", s.optionalAuth, s.listTags)
+	api.Get("/categories", s.optionalAuth, s.listCategories)
 }
 
 // RecipeSummary is a recipe as lists show it: the Recipe shape of docs/api.md
@@ -206,7 +207,11 @@ func (s *Server) getRecipe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(recipeView(rec))
+	out, err := s.recipeRead(c, rec)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 // createRecipe answers POST /api/recipes: 201 with the recipe. Its mapping

@@ -907,6 +907,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Categories with recipe counts
+         * @description The categories of the recipes the caller may read, by name without regard to case, each with how many of those recipes carry it: the category menu of the recipe list. Spellings differing only in case are one category, named by the alphabetically first spelling. A category only private recipes of others carry is never listed.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Keep categories whose name starts with this, ignoring case. */
+                    q?: string;
+                    limit?: components["parameters"]["Limit"];
+                    /** @description Opaque cursor from nextCursor of the previous page. */
+                    cursor?: components["parameters"]["Cursor"];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of categories, in the shape of a page of tags. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TagPage"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cookbooks": {
         parameters: {
             query?: never;
@@ -2320,7 +2367,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Recipe"];
+                        "application/json": components["schemas"]["RecipeRead"];
                     };
                 };
                 401: components["responses"]["Unauthenticated"];
@@ -3798,6 +3845,15 @@ export interface components {
             result: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * @description What a running job is doing now, for the person waiting on it; null when the job does not say. An import: fetching (the plain fetch), browser (the site refused it or needs JavaScript, so Chromium renders the page), reading (the recipe is read from the page), saving, retrying (an earlier attempt failed and this one starts over).
+             * @example fetching
+             * @example browser
+             * @example reading
+             * @example saving
+             * @example retrying
+             */
+            stage?: string | null;
             /** @enum {string} */
             state: "queued" | "running" | "completed" | "failed" | "cancelled";
         };
@@ -3997,6 +4053,11 @@ export interface components {
             nextCursor: string | null;
             /** @description How many recipes match, on all pages. An API instance reuses a total until a recipe, tag or share changes (it hears every committed change through the database, from any process) and for at most RECIPE_LIST_CACHE (default 10 m); a total can lag a change made elsewhere by the time its notification takes to arrive. */
             total: number;
+        };
+        /** @description A recipe as GET /api/recipes/{id} answers it: for a reader other than its owner, with the owner's display name (never their email). */
+        RecipeRead: components["schemas"]["Recipe"] & {
+            /** @description The owner's display name; absent when the caller owns the recipe. */
+            ownerName?: string;
         };
         /** @description A recipe as lists show it: the Recipe without its sections. */
         RecipeSummary: {
