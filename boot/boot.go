@@ -16,10 +16,10 @@ import (
 	"larder/migrations"
 )
 
-// Config loads the configuration from the environment, or exits with a
-// message naming every bad variable.
-func Config() config.Config {
-	cfg, err := config.Load(os.Getenv)
+// Config loads the configuration from the environment, requiring the parts
+// the binary uses, or exits with a message naming every bad variable.
+func Config(uses ...config.Part) config.Config {
+	cfg, err := config.Load(os.Getenv, uses...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "configuration error:\n%v\n", err)
 		os.Exit(2)

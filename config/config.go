@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -98,7 +99,12 @@ type Config struct {
 
 	AuthRateLimit       int
 	AuthRateLimitWindow time.Duration
-	TrustedProxies      []netip.Prefix
+	// ShareRateLimit bounds the share-by-email attempts of one user per
+	// ShareRateLimitWindow: each attempt tells whether an address has an
+	// account.
+	ShareRateLimit       int
+	ShareRateLimitWindow time.Duration
+	TrustedProxies       []netip.Prefix
 
 	ImportAllowPrivate bool
 	ChromiumPath       string
@@ -120,9 +126,23 @@ type Config struct {
 // Production reports whether the service runs with production safeguards.
 func (c Config) Production() bool { return c.Env == "production" }
 
-// Load reads the configuration through getenv and validates it. Every problem
-// is reported, each naming its variable.
-func Load(getenv func(string) string) (Config, error) {
+// Part is a group of settings that only some binaries use; a binary names
+// the parts it uses, and only those are required of it (a worker signs no
+// tokens, so it must start without JWT secrets).
+type Part int
+
+const (
+	// Tokens: JWT_SECRET and JWT_REFRESH_SECRET, required in production.
+	// Only the API signs and verifies tokens.
+	Tokens Part = iota + 1
+)
+
+// Load reads the configuration through getenv and validates it, with the
+// requirements of each part the binary uses. Every problem is reported,
+// each naming its variable. Settings of other parts are still checked when
+// they are given (a malformed value is a mistake whoever reads it), but
+// never required.
+func Load(getenv func(string) string, uses ...Part) (Config, error) {
 	r := reader{getenv: getenv}
 	c := Config{
 		Env:        r.oneOf("APP_ENV", "development", "development", "production", "test"),
@@ -172,6 +192,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.UploadPath = r.str("UPLOAD_PATH", strings.TrimRight(c.DataDir, "/")+"/uploads")
 	c.BackupPath = r.str("BACKUP_PATH", strings.TrimRight(c.DataDir, "/")+"/backups")
 	c.AuthRateLimit, c.AuthRateLimitWindow = r.rate("AUTH_RATE_LIMIT", 5, 15*time.Minute)
+	c.ShareRateLimit, c.ShareRateLimitWindow = r.rate("SHARE_RATE_LIMIT", 30, time.Hour)
 
 	c.QueueConcurrency = map[string]int{}
 	defaults := map[string]int{QueueImport: 2, QueueImages: 2, QueueMapping: 4, QueueEmail: 4, QueueBackup: 1}
@@ -179,12 +200,13 @@ func Load(getenv func(string) string) (Config, error) {
 		c.QueueConcurrency[q] = r.integer("WORKER_"+strings.ToUpper(q)+"_CONCURRENCY", defaults[q], 0)
 	}
 
-	r.check(c.validate())
+	r.check(c.validate(uses))
 	return c, errors.Join(r.errs...)
 }
 
-// validate checks that options agree with each other.
-func (c Config) validate() []error {
+// validate checks that options agree with each other and that the parts
+// in uses have what they need.
+func (c Config) validate(uses []Part) []error {
 	var errs []error
 	if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		errs = append(errs, errors.New("DATABASE_URL: must be a postgres:// URL"))
@@ -192,7 +214,7 @@ func (c Config) validate() []error {
 	if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
 		errs = append(errs, fmt.Errorf("LISTEN_ADDR: %q is not host:port", c.ListenAddr))
 	}
-	if c.Production() {
+	if c.Production() && slices.Contains(uses, Tokens) {
 		if len(c.JWTSecret) < 32 {
 			errs = append(errs, errors.New("JWT_SECRET: required in production, at least 32 characters"))
 		}

@@ -1,6 +1,6 @@
 // Package handlers is the HTTP API: one Fiber app, one file per resource,
 // one ErrorHandler. Handlers return errors; ErrorHandler turns them into the
-// body of API.md.
+// body of docs/api.md.
 package handlers
 
 import (
@@ -37,6 +37,9 @@ type Deps struct {
 	// ListCache reuses recent recipe-list totals and expanded searches
 	// (NewListCache); nil computes them every time.
 	ListCache *ListCache
+	// Clock is the time the handlers go by (rate-limit windows, the
+	// refresh grace period); nil is time.Now. Tests pass a clock they move.
+	Clock func() time.Time
 	// ListEvents tells open shopping lists of their changes (NewListEvents,
 	// fed by its Follow); nil answers their event streams with 503.
 	ListEvents *ListEvents
@@ -51,11 +54,19 @@ type Server struct {
 	requireAuth  fiber.Handler
 	optionalAuth fiber.Handler
 	requireAdmin fiber.Handler
+	limits       *rateLimiter
 }
+
+// now is the handlers' clock.
+func (s *Server) now() time.Time { return s.Clock() }
 
 // New builds the whole app: middleware, every route, the uploads and the web client.
 func New(d Deps) *fiber.App {
+	if d.Clock == nil {
+		d.Clock = time.Now
+	}
 	s := &Server{Deps: d}
+	s.limits = newRateLimiter(d.Config, d.Logger, d.Clock)
 	s.requireAuth, s.optionalAuth, s.requireAdmin = s.authMiddleware()
 
 	errorHandler := ErrorHandler(d.Logger)
@@ -72,6 +83,7 @@ func New(d Deps) *fiber.App {
 		// limiter's trusted-proxy check, never from Fiber's own parsing.
 		ProxyHeader: "",
 	})
+	app.Use(securityHeaders(d.Config))
 	app.Use(requestid.New())
 	app.Use(requestLogger(d.Logger, errorHandler))
 	app.Use(recover.New())
@@ -104,7 +116,7 @@ func (s *Server) routes(app *fiber.App) {
 	s.adminUserRoutes(api)
 	s.backupRoutes(api)
 	s.cookbookRoutes(api)
-	s.recipeRoutes(app, api)
+	s.recipeRoutes(api)
 	s.recipeImportRoutes(api)
 	s.mappingRoutes(api)
 	s.mealPlanRoutes(api)

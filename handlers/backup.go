@@ -2,10 +2,8 @@ package handlers
 
 import (
 	"bytes"
-	"encoding/base64"
 	"errors"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +14,6 @@ import (
 
 	"larder/backup"
 	"larder/jobs"
-	"larder/repo"
 )
 
 // Backup routes (requireAdmin). A name is checked against
@@ -41,8 +38,14 @@ type backupPage struct {
 // listBackups answers the backups newest first, a page at a time. The
 // cursor is the last name of the previous page, encoded.
 func (s *Server) listBackups(c *fiber.Ctx) error {
-	limit, err := pageLimit(c)
-	if err != nil {
+	fe := fieldErrors{}
+	// The position is the last backup's name.
+	var after string
+	limit, hasCursor := listQuery(c, fe, &after)
+	if hasCursor && !backup.ValidName(after) {
+		badCursor(fe)
+	}
+	if err := fe.err(); err != nil {
 		return err
 	}
 	all, err := backup.List(s.Config.BackupPath)
@@ -50,38 +53,17 @@ func (s *Server) listBackups(c *fiber.Ctx) error {
 		return err
 	}
 	start := 0
-	if cur := c.Query("cursor"); cur != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(cur)
-		if err != nil || !backup.ValidName(string(raw)) {
-			return errInvalid("the cursor is not one this list gave out")
-		}
-		for start < len(all) && all[start].Name >= string(raw) {
+	if hasCursor {
+		for start < len(all) && all[start].Name >= after {
 			start++
 		}
 	}
 	end := min(start+limit, len(all))
 	page := backupPage{Items: all[start:end], Total: len(all)}
 	if end < len(all) {
-		next := base64.RawURLEncoding.EncodeToString([]byte(all[end-1].Name))
-		page.NextCursor = &next
+		page.NextCursor = encodeCursor(all[end-1].Name)
 	}
 	return c.JSON(page)
-}
-
-// pageLimit reads the limit query parameter of list routes (API.md:
-// default 24, at most 100).
-func pageLimit(c *fiber.Ctx) (int, error) {
-	v := c.Query("limit")
-	if v == "" {
-		return 24, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > 100 {
-		fe := fieldErrors{}
-		fe.add("limit", "must be a whole number from 1 to 100")
-		return 0, fe.err()
-	}
-	return n, nil
 }
 
 // createBackup queues a backup; the job's result is {name}.
@@ -234,9 +216,11 @@ const (
 //   - the body is multipart/form-data of a declared length, without
 //     Content-Encoding: the server then spools the file part to a
 //     temporary file instead of holding it in memory;
-//   - the request carries a validly signed, unexpired access token with
-//     the ADMIN role: anyone else cannot make the server read more than
-//     the usual limit (requireAdmin checks the session fully afterwards).
+//   - the request carries the access token of a live session of a user
+//     who is an administrator now (isAdminSession: the signature, the
+//     session version and the role in the database, not the token's role
+//     claim): nobody else, not even a signed-out or demoted administrator's
+//     leftover token, can make the server read more than the usual limit.
 //
 // A larger body is refused with 413 from its Content-Length alone. The
 // HTTP server writes the file part to a temporary file under TMPDIR (Go's
@@ -266,8 +250,7 @@ func (s *Server) backupRequestLimits(h *fasthttp.RequestHeader) fasthttp.Request
 		if !ok {
 			return fasthttp.RequestConfig{}
 		}
-		claims, err := s.Tokens.ParseAccess(strings.TrimSpace(tok))
-		if err != nil || claims.Role != repo.RoleAdmin {
+		if !s.isAdminSession(strings.TrimSpace(tok)) {
 			return fasthttp.RequestConfig{}
 		}
 		limit := s.Config.BackupMaxUpload + 1<<20 // multipart framing

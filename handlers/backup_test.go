@@ -380,6 +380,22 @@ func TestBackupUploadLimits(t *testing.T) {
 	if r := announceUpload(t, base, userTok+"x", size); r.Status != 413 {
 		t.Errorf("large upload with a forged token: %d %s", r.Status, r.Body)
 	}
+	// A token is not enough: the session behind it must be live, and its
+	// user an administrator now.
+	signedOut, signedOutTok := b.user(t, repo.RoleAdmin)
+	if _, err := repo.RevokeUserSessions(context.Background(), b.db, signedOut.ID); err != nil {
+		t.Fatal(err)
+	}
+	if r := announceUpload(t, base, signedOutTok, size); r.Status != 413 {
+		t.Errorf("large upload with a signed-out admin's token: %d %s", r.Status, r.Body)
+	}
+	demoted, demotedTok := b.user(t, repo.RoleAdmin)
+	if _, err := repo.SetUserRole(context.Background(), b.db, demoted.ID, repo.RoleUser); err != nil {
+		t.Fatal(err)
+	}
+	if r := announceUpload(t, base, demotedTok, size); r.Status != 413 {
+		t.Errorf("large upload with a demoted admin's token: %d %s", r.Status, r.Body)
+	}
 	if r := uploadBackup(t, base, adminTok, "backup", archive); r.Status != 201 {
 		t.Errorf("large upload by an admin: %d %s", r.Status, r.Body)
 	}
@@ -398,7 +414,8 @@ func TestBackupUploadLimits(t *testing.T) {
 // once it ends.
 func TestWritesAre503DuringRestore(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	clock := newTestClock()
+	b := setup(t, withClock(clock))
 	_, tok := b.user(t, repo.RoleAdmin)
 	info := realBackup(t, b)
 
@@ -441,7 +458,8 @@ func TestWritesAre503DuringRestore(t *testing.T) {
 	}
 	// The restore ended every session: sign in again (a fresh token).
 	_, tok = b.user(t, repo.RoleAdmin)
-	time.Sleep(restoreCheckInterval + 100*time.Millisecond)
+	// Writes resume once the API looks again, at most restoreCheckInterval later.
+	clock.Advance(restoreCheckInterval)
 	wantStatus(t, b.do(t, "POST", "/api/backups", nil, tok), 202)
 }
 

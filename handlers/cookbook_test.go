@@ -3,7 +3,6 @@ package handlers
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -727,7 +726,7 @@ func waitImageProcessed(t *testing.T, b *testBundle, tok string, imageURL *strin
 		WHERE r.kind = 'image_process' AND r.args->>'imageKey' = $1`, strings.TrimPrefix(*imageURL, "/uploads/")).Scan(&id); err != nil {
 		t.Fatalf("no image_process job for %s: %v", *imageURL, err)
 	}
-	if j := waitJob(t, b, tok, id); j.State != "completed" {
+	if j := finishedJob(t, b, tok, id); j.State != "completed" {
 		t.Fatalf("image_process job %+v", j)
 	}
 }
@@ -788,7 +787,7 @@ func TestCookbookImageFromURLEndToEnd(t *testing.T) {
 	wantStatus(t, r, 202)
 	var acc struct{ Job Job }
 	r.JSON(t, &acc)
-	j := waitJob(t, b, tok, acc.Job.ID)
+	j := finishedJob(t, b, tok, acc.Job.ID)
 	if j.State != "completed" || !strings.Contains(string(j.Result), cb.ID.String()) {
 		t.Fatalf("job %+v (result %s)", j, j.Result)
 	}
@@ -810,28 +809,11 @@ func TestCookbookImageFromURLEndToEnd(t *testing.T) {
 	r = b.do(t, "POST", "/api/cookbooks/"+cb.ID.String()+"/image/from-url", map[string]any{"url": srv + "/page.html"}, tok)
 	wantStatus(t, r, 202)
 	r.JSON(t, &acc)
-	if j := waitJob(t, b, tok, acc.Job.ID); j.State != "failed" || j.Error == nil || j.Error.Code != "not_an_image" {
+	if j := finishedJob(t, b, tok, acc.Job.ID); j.State != "failed" || j.Error == nil || j.Error.Code != "not_an_image" {
 		t.Fatalf("job %+v", j)
 	}
 	if again := cbGet(t, b, tok, cb.ID, ""); again.ImageURL == nil || *again.ImageURL != *d.ImageURL {
 		t.Fatalf("a failed download changed the image: %v", again.ImageURL)
-	}
-}
-
-func waitJob(t *testing.T, b *testBundle, tok string, id uuid.UUID) Job {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var j Job
-		b.do(t, "GET", "/api/jobs/"+id.String(), nil, tok).JSON(t, &j)
-		if j.State == "completed" || j.State == "failed" || j.State == "cancelled" {
-			return j
-		}
-		if time.Now().After(deadline) {
-			raw, _ := json.Marshal(j)
-			t.Fatalf("job still %s: %s", j.State, raw)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 

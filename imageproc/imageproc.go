@@ -54,7 +54,7 @@ import (
 	"golang.org/x/image/webp"
 )
 
-// Default limits. MaxBytes is the 20 MB of API.md, read as 20 MiB.
+// Default limits. MaxBytes is the 20 MB of docs/api.md, read as 20 MiB.
 const (
 	DefaultMaxBytes     int64 = 20 << 20
 	DefaultMaxPixels    int64 = 40_000_000

@@ -43,6 +43,7 @@ func (w *BackupCreateWorker) Work(ctx context.Context, job *river.Job[BackupCrea
 		UploadDir: cfg.UploadPath,
 		Scheduled: job.Args.Scheduled,
 		Progress:  func(f float64) { w.deps.recorder().progress(ctx, job.JobRow, f) },
+		Now:       w.deps.Clock,
 	})
 	if err != nil {
 		return w.deps.recorder().finish(ctx, job.JobRow, nil, err)

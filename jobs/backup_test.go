@@ -203,13 +203,16 @@ func TestScheduledBackupsArePruned(t *testing.T) {
 	t.Parallel()
 	b := backupSetup(t)
 	b.cfg.BackupKeep = 2
-	deps := &Deps{DB: b.db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Config: b.cfg}
+	// Backups are named by the second; the clock moves one a run.
+	at := time.Now()
+	clock := func() time.Time { return at }
+	deps := &Deps{DB: b.db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Config: b.cfg, Clock: clock}
 	b.create = rivertest.NewWorker(t, riverpgxv5.New(b.db), &river.Config{}, river.Worker[BackupCreateArgs](&BackupCreateWorker{deps: deps}))
 
 	manual := runBackupJob(t, b, b.create, nil, BackupCreateArgs{})
 	var names []string
 	for range 4 {
-		time.Sleep(time.Second) // one name per second
+		at = at.Add(time.Second)
 		j := runBackupJob(t, b, b.create, nil, BackupCreateArgs{Scheduled: true})
 		var r struct{ Name string }
 		_ = json.Unmarshal(*j.Result, &r)

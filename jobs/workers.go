@@ -30,6 +30,8 @@ type Deps struct {
 	// Chromium renderer when this process works the import queue); nil
 	// means a plain importer over Fetcher, without a browser.
 	Importer *importer.Importer
+	// Clock names backups by their time; nil is time.Now. Tests move it.
+	Clock func() time.Time
 }
 
 func (d *Deps) recorder() recorder { return recorder{db: d.DB, logger: d.Logger} }

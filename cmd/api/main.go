@@ -35,7 +35,7 @@ func main() {
 }
 
 func run() error {
-	cfg := boot.Config()
+	cfg := boot.Config(config.Tokens)
 	fs := flag.NewFlagSet("api", flag.ExitOnError)
 	withWorkers := fs.Bool("workers", false, "also run every queue's workers in this process")
 	grace := fs.Duration("shutdown-grace", 30*time.Second, "how long in-flight requests and jobs may finish after SIGTERM")
