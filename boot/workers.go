@@ -10,12 +10,12 @@ import (
 	"github.com/riverqueue/river"
 
 	"larder/config"
-	"larder/filestore"
 	"larder/importer"
 	"larder/importer/browser"
 	"larder/importer/fetch"
 	"larder/jobs"
 	"larder/mailer"
+	"larder/storage"
 )
 
 // Workers builds the job dependencies and a River client working the given
@@ -49,8 +49,13 @@ func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues 
 		fc.CloseIdleConnections()
 	}
 
+	stores, err := storage.Open(cfg, pool)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
 	deps := &jobs.Deps{DB: pool, Logger: logger, Config: cfg, Mailer: mailer.New(cfg.SMTP, logger),
-		Files: filestore.Local{Root: cfg.UploadPath}, Fetcher: fc, Importer: im}
+		Storage: stores, Fetcher: fc, Importer: im}
 	client, err = jobs.NewClient(pool, logger, jobs.NewWorkers(deps), jobs.ClientConfig{
 		Concurrency: queues,
 		RescueAfter: cfg.JobRescueAfter,

@@ -4,6 +4,7 @@
 package handlers
 
 import (
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"larder/filestore"
 	"larder/jobs"
 	"larder/repo"
+	"larder/storage"
 	"larder/token"
 )
 
@@ -34,8 +36,11 @@ type Deps struct {
 	Version string
 	// Web is the built web client (web/dist); nil serves no client.
 	Web fs.FS
-	// Files stores uploaded images; nil means the directory UPLOAD_PATH.
+	// Files stores uploaded images; nil means Storage.Files.
 	Files filestore.Store
+	// Storage holds images and backups (storage.Open); the zero value
+	// means the stores the configuration names.
+	Storage storage.Stores
 	// ListCache reuses recent recipe-list totals and expanded searches
 	// (NewListCache); nil computes them every time.
 	ListCache *ListCache
@@ -50,11 +55,20 @@ type Server struct {
 	requireAuth  fiber.Handler
 	optionalAuth fiber.Handler
 	requireAdmin fiber.Handler
+	stores       storage.Stores
+	signer       uploadSigner
 }
 
 // New builds the whole app: middleware, every route, the uploads and the web client.
 func New(d Deps) *fiber.App {
-	s := &Server{Deps: d}
+	s := &Server{Deps: d, stores: d.Storage, signer: newUploadSigner(d.Config.JWTSecret.Reveal(), nil)}
+	if s.stores.Backups == nil {
+		st, err := storage.Open(d.Config, d.DB)
+		if err != nil { // the configuration was validated at start
+			panic(fmt.Sprintf("storage: %v", err))
+		}
+		s.stores = st
+	}
 	s.requireAuth, s.optionalAuth, s.requireAdmin = s.authMiddleware()
 
 	errorHandler := ErrorHandler(d.Logger)
@@ -79,13 +93,7 @@ func New(d Deps) *fiber.App {
 
 	s.routes(app)
 
-	app.Static("/uploads", d.Config.UploadPath, fiber.Static{
-		// Stored file names are random and never reused, so they can be cached for good.
-		MaxAge:        365 * 24 * 3600,
-		Browse:        false,
-		ByteRange:     true,
-		CacheDuration: 10 * time.Second,
-	})
+	app.Get("/uploads/*", s.serveUpload) // stored images, see uploads.go
 	if d.Web != nil {
 		app.Use(filesystem.New(filesystem.Config{
 			Root:         filesystemFS(d.Web),

@@ -39,8 +39,8 @@ type BackupCreateWorker struct {
 func (w *BackupCreateWorker) Work(ctx context.Context, job *river.Job[BackupCreateArgs]) error {
 	cfg := w.deps.Config
 	info, err := backup.Create(ctx, w.deps.DB, backup.CreateOptions{
-		BackupDir: cfg.BackupPath,
-		UploadDir: cfg.UploadPath,
+		Backups:   w.deps.stores().Backups,
+		Files:     w.deps.fileStore(),
 		Scheduled: job.Args.Scheduled,
 		Progress:  func(f float64) { w.deps.recorder().progress(ctx, job.JobRow, f) },
 	})
@@ -50,7 +50,7 @@ func (w *BackupCreateWorker) Work(ctx context.Context, job *river.Job[BackupCrea
 	if job.Args.Scheduled {
 		// The new backup is complete; a failed prune is logged, not a
 		// failed backup, and the next run tries again.
-		removed, err := backup.Prune(cfg.BackupPath, cfg.BackupKeep)
+		removed, err := backup.Prune(ctx, w.deps.stores().Backups, cfg.BackupKeep)
 		if err != nil {
 			w.deps.Logger.Warn("prune scheduled backups", "error", err)
 		}

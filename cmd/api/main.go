@@ -20,9 +20,9 @@ import (
 	"larder"
 	"larder/boot"
 	"larder/config"
-	"larder/filestore"
 	"larder/handlers"
 	"larder/jobs"
+	"larder/storage"
 	"larder/token"
 	"larder/web"
 )
@@ -77,6 +77,10 @@ func run() error {
 		logger.Info("running workers in process", "queues", cfg.QueueConcurrency)
 	}
 
+	stores, err := storage.Open(cfg, pool)
+	if err != nil {
+		return err
+	}
 	lists := handlers.NewListCache(cfg.RecipeListCache)
 	go lists.Follow(ctx, func(ctx context.Context) (*pgx.Conn, error) {
 		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
@@ -97,7 +101,7 @@ func run() error {
 		Logger:    logger,
 		Version:   larder.Version(),
 		Web:       webFS,
-		Files:     filestore.Local{Root: cfg.UploadPath},
+		Storage:   stores,
 		ListCache: lists,
 	})
 
