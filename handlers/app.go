@@ -61,7 +61,10 @@ type Server struct {
 
 // New builds the whole app: middleware, every route, the uploads and the web client.
 func New(d Deps) *fiber.App {
-	s := &Server{Deps: d, stores: d.Storage, signer: newUploadSigner(d.Config.JWTSecret.Reveal(), nil)}
+	s := &Server{Deps: d, stores: d.Storage}
+	if d.Tokens != nil {
+		s.signer = newUploadSigner(d.Tokens.AccessSecret, nil)
+	}
 	if s.stores.Backups == nil {
 		st, err := storage.Open(d.Config, d.DB)
 		if err != nil { // the configuration was validated at start

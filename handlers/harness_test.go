@@ -21,6 +21,7 @@ import (
 	"larder/jobs"
 	"larder/repo"
 	"larder/repo/repotest"
+	"larder/storage"
 	"larder/token"
 )
 
@@ -160,4 +161,21 @@ func (b *testBundle) serve(t *testing.T) string {
 	go func() { _ = b.app.Listener(ln) }()
 	t.Cleanup(func() { _ = b.app.ShutdownWithTimeout(5 * time.Second) })
 	return "http://" + ln.Addr().String()
+}
+
+// stores are the file stores of the bundle's configuration, as the app
+// opens them.
+func (b *testBundle) stores() storage.Stores {
+	s, err := storage.Open(b.deps.Config, b.db)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// uploadKey is the file-store key of an image address ("/uploads/KEY",
+// with or without a signature).
+func uploadKey(u string) string {
+	u, _, _ = strings.Cut(u, "?")
+	return strings.TrimPrefix(u, "/uploads/")
 }

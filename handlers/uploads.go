@@ -48,10 +48,10 @@ type uploadSigner struct {
 	now func() time.Time
 }
 
-func newUploadSigner(secret string, now func() time.Time) uploadSigner {
+func newUploadSigner(secret []byte, now func() time.Time) uploadSigner {
 	// A key of its own, derived from the access-token secret, so that the
 	// two uses can never be confused.
-	m := hmac.New(sha256.New, []byte(secret))
+	m := hmac.New(sha256.New, secret)
 	m.Write([]byte("larder upload addresses v1"))
 	if now == nil {
 		now = time.Now
