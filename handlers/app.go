@@ -117,6 +117,7 @@ func New(d Deps) *fiber.App {
 func (s *Server) routes(app *fiber.App) {
 	api := app.Group("/api")
 	api.Get("/health", s.health)
+	api.Get("/ready", s.ready)
 	api.Get("/openapi.json", s.openapi)
 	api.Get("/jobs/:id", s.requireAuth, s.getJob)
 	s.authRoutes(api)

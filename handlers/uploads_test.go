@@ -141,3 +141,30 @@ func TestUploadSignerExpiry(t *testing.T) {
 		t.Error("another secret's signature is accepted")
 	}
 }
+
+// /api/ready checks the database, its schema and the store; /api/health
+// only that the process answers.
+func TestReady(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	r := b.do(t, "GET", "/api/ready", nil, "")
+	wantStatus(t, r, 200)
+	// A store that cannot be reached: not ready, though alive.
+	b2 := setup(t, func(d *Deps) {
+		d.Config.UploadPath = "/proc/version/uploads" // a file's child: never creatable
+		d.Config.BackupPath = "/proc/version/backups"
+	})
+	r = b2.do(t, "GET", "/api/ready", nil, "")
+	if r.Status != 503 || !strings.Contains(string(r.Body), "storage") {
+		t.Fatalf("ready with a broken store: %d %s", r.Status, r.Body)
+	}
+	wantStatus(t, b2.do(t, "GET", "/api/health", nil, ""), 200)
+	// A schema behind this release: not ready.
+	if _, err := b.db.Exec(context.Background(), `DELETE FROM schema_migration WHERE version = (SELECT max(version) FROM schema_migration)`); err != nil {
+		t.Fatal(err)
+	}
+	r = b.do(t, "GET", "/api/ready", nil, "")
+	if r.Status != 503 || !strings.Contains(string(r.Body), "schema version") {
+		t.Fatalf("ready with an old schema: %d %s", r.Status, r.Body)
+	}
+}
