@@ -18,6 +18,7 @@ import (
 	"larder/config"
 	"larder/filestore"
 	"larder/jobs"
+	"larder/metrics"
 	"larder/repo"
 	"larder/storage"
 	"larder/token"
@@ -44,6 +45,9 @@ type Deps struct {
 	// ListCache reuses recent recipe-list totals and expanded searches
 	// (NewListCache); nil computes them every time.
 	ListCache *ListCache
+	// Metrics, if not nil, counts every request by route pattern (served
+	// on METRICS_ADDR by cmd/api).
+	Metrics *metrics.Registry
 	// PasswordCost is the bcrypt cost; 0 means password.DefaultCost (12).
 	// Only tests lower it, to stay fast.
 	PasswordCost int
@@ -90,6 +94,9 @@ func New(d Deps) *fiber.App {
 	})
 	app.Use(requestid.New())
 	app.Use(requestLogger(d.Logger, errorHandler))
+	if d.Metrics != nil {
+		app.Use(d.Metrics.Middleware(errorHandler))
+	}
 	app.Use(recover.New())
 	app.Use("/api", s.maintenanceGuard()) // writes answer 503 while a backup is restored
 	s.allowBackupTransfers(app)           // the one route that takes large bodies

@@ -22,6 +22,7 @@ import (
 	"larder/config"
 	"larder/handlers"
 	"larder/jobs"
+	"larder/metrics"
 	"larder/storage"
 	"larder/token"
 	"larder/web"
@@ -81,6 +82,16 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	var reg *metrics.Registry
+	if cfg.MetricsAddr != "" {
+		reg = metrics.New()
+		reg.WatchPool(pool)
+		go func() {
+			if err := reg.Serve(ctx, cfg.MetricsAddr, logger); err != nil {
+				logger.Error("metrics listener", "error", err)
+			}
+		}()
+	}
 	lists := handlers.NewListCache(cfg.RecipeListCache)
 	go lists.Follow(ctx, func(ctx context.Context) (*pgx.Conn, error) {
 		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
@@ -102,6 +113,7 @@ func run() error {
 		Version:   larder.Version(),
 		Web:       webFS,
 		Storage:   stores,
+		Metrics:   reg,
 		ListCache: lists,
 	})
 
