@@ -15,13 +15,14 @@ import (
 	"larder/importer/fetch"
 	"larder/jobs"
 	"larder/mailer"
+	"larder/metrics"
 	"larder/storage"
 )
 
 // Workers builds the job dependencies and a River client working the given
 // queues (name → concurrency). close releases what the dependencies hold
 // (the browser, connections); call it after the client has stopped.
-func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues map[string]int) (client *river.Client[pgx.Tx], close func(), err error) {
+func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues map[string]int, reg *metrics.Registry) (client *river.Client[pgx.Tx], close func(), err error) {
 	// One fetcher for every job that reaches other servers, so they share
 	// its connection pool and its address rules.
 	fc := fetch.New(fetch.Options{AllowPrivate: cfg.ImportAllowPrivate})
@@ -55,11 +56,12 @@ func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues 
 		return nil, nil, err
 	}
 	deps := &jobs.Deps{DB: pool, Logger: logger, Config: cfg, Mailer: mailer.New(cfg.SMTP, logger),
-		Storage: stores, Fetcher: fc, Importer: im}
+		Storage: stores, Fetcher: fc, Importer: im, Metrics: reg}
 	client, err = jobs.NewClient(pool, logger, jobs.NewWorkers(deps), jobs.ClientConfig{
 		Concurrency: queues,
 		RescueAfter: cfg.JobRescueAfter,
 		Periodic:    jobs.PeriodicJobs(deps),
+		Metrics:     reg,
 	})
 	if err != nil {
 		release()

@@ -18,6 +18,7 @@ import (
 	"larder/config"
 	"larder/filestore"
 	"larder/jobs"
+	"larder/logctx"
 	"larder/metrics"
 	"larder/repo"
 	"larder/storage"
@@ -151,6 +152,8 @@ func requestID(c *fiber.Ctx) string {
 func requestLogger(logger *slog.Logger, errorHandler fiber.ErrorHandler) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
+		// Every line logged for this request carries its id (logctx).
+		c.SetUserContext(logctx.With(c.UserContext(), "request_id", requestID(c)))
 		if err := c.Next(); err != nil {
 			if herr := errorHandler(c, err); herr != nil {
 				return herr
@@ -163,8 +166,7 @@ func requestLogger(logger *slog.Logger, errorHandler fiber.ErrorHandler) fiber.H
 		}
 		logger.Log(c.UserContext(), level, "request",
 			"method", c.Method(), "path", c.Path(), "status", status,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000,
-			"request_id", requestID(c), "ip", c.IP())
+			"duration_ms", float64(time.Since(start).Microseconds())/1000, "ip", c.IP())
 		return nil
 	}
 }

@@ -296,7 +296,7 @@ func (h *authHandlers) refresh(c *fiber.Ctx) error {
 			if _, rerr := repo.RevokeUserSessions(ctx, h.DB, prev.UserID); rerr != nil {
 				return rerr
 			}
-			h.Logger.Warn("refresh token reused: every session of the user revoked", "user_id", prev.UserID)
+			h.Logger.WarnContext(ctx, "refresh token reused: every session of the user revoked", "user_id", prev.UserID)
 			h.clearRefreshCookie(c)
 			return errUnauthenticated("this refresh token was already used, so every session of the account has been signed out; sign in again")
 		}

@@ -2,13 +2,17 @@ package handlers
 
 import (
 	"context"
+	"log/slog"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+
+	"larder/logctx"
 )
 
 // Files under /uploads are served only as images, only to those who may
@@ -167,4 +171,37 @@ func TestReady(t *testing.T) {
 	if r.Status != 503 || !strings.Contains(string(r.Body), "schema version") {
 		t.Fatalf("ready with an old schema: %d %s", r.Status, r.Body)
 	}
+}
+
+// Every line logged for a request carries its request id, through the
+// request's context (logctx), whatever logs it.
+func TestRequestIDOnLogLines(t *testing.T) {
+	t.Parallel()
+	var buf safeBuffer
+	b := setup(t, func(d *Deps) {
+		d.Logger = slog.New(logctx.Handler{Handler: slog.NewTextHandler(&buf, nil)})
+	})
+	r := b.do(t, "GET", "/api/health", nil, "", "X-Request-ID", "req-1234")
+	wantStatus(t, r, 200)
+	line := buf.String()
+	if !strings.Contains(line, "msg=request") || !strings.Contains(line, "request_id=req-1234") {
+		t.Fatalf("log: %s", line)
+	}
+}
+
+type safeBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -52,10 +52,10 @@ func (w *BackupCreateWorker) Work(ctx context.Context, job *river.Job[BackupCrea
 		// failed backup, and the next run tries again.
 		removed, err := backup.Prune(ctx, w.deps.stores().Backups, cfg.BackupKeep)
 		if err != nil {
-			w.deps.Logger.Warn("prune scheduled backups", "error", err)
+			w.deps.Logger.WarnContext(ctx, "prune scheduled backups", "error", err)
 		}
 		if len(removed) > 0 {
-			w.deps.Logger.Info("removed old scheduled backups", "names", removed, "keep", cfg.BackupKeep)
+			w.deps.Logger.InfoContext(ctx, "removed old scheduled backups", "names", removed, "keep", cfg.BackupKeep)
 		}
 	}
 	return w.deps.recorder().finish(ctx, job.JobRow, map[string]string{"name": info.Name}, nil)

@@ -53,7 +53,7 @@ func (w *BackupRestoreWorker) Work(ctx context.Context, job *river.Job[BackupRes
 	var refusal *backup.Refusal
 	switch {
 	case err == nil:
-		w.deps.Logger.Info("backup restored", "name", res.Name, "schema_version", res.SchemaVersion,
+		w.deps.Logger.InfoContext(ctx, "backup restored", "name", res.Name, "schema_version", res.SchemaVersion,
 			"migrated_to", res.MigratedTo, "rows", res.Rows, "files", res.Files)
 		return w.deps.recorder().finish(ctx, job.JobRow, res, nil)
 	case errors.As(err, &refusal):
@@ -65,7 +65,7 @@ func (w *BackupRestoreWorker) Work(ctx context.Context, job *river.Job[BackupRes
 	default:
 		// Anything else (the database went away, the disk filled up) also
 		// left everything as it was; the log has the cause.
-		w.deps.Logger.Error("restore failed", "name", job.Args.Name, "error", err)
+		w.deps.Logger.ErrorContext(ctx, "restore failed", "name", job.Args.Name, "error", err)
 		err = Fail("restore_failed", "the restore failed and nothing was changed; the server log has details")
 	}
 	return w.deps.recorder().finish(ctx, job.JobRow, nil, err)

@@ -12,6 +12,7 @@ import (
 	"larder/importer"
 	"larder/importer/fetch"
 	"larder/mailer"
+	"larder/metrics"
 	"larder/storage"
 )
 
@@ -30,6 +31,8 @@ type Deps struct {
 	// Fetcher reaches other servers (images by URL) under the SSRF rules;
 	// nil means one built from the configuration.
 	Fetcher *fetch.Client
+	// Metrics, if not nil, counts import outcomes (METRICS_ADDR).
+	Metrics *metrics.Registry
 	// Importer reads recipes from web pages (over Fetcher, with the
 	// Chromium renderer when this process works the import queue); nil
 	// means a plain importer over Fetcher, without a browser.

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -25,6 +26,9 @@ type Registry struct {
 	reg      *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+
+	jobsOnce sync.Once
+	jm       *jobMetrics
 }
 
 // New returns a registry with the Go runtime and process collectors.
@@ -99,12 +103,8 @@ func (r *Registry) Handler() http.Handler {
 	return promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{Registry: r.reg})
 }
 
-// Serve serves /metrics on addr until ctx ends.
-func (r *Registry) Serve(ctx context.Context, addr string, logger *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
+// Serve serves /metrics on ln until ctx ends.
+func (r *Registry) Serve(ctx context.Context, ln net.Listener, logger *slog.Logger) error {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", r.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}

@@ -22,7 +22,6 @@ import (
 	"larder/config"
 	"larder/handlers"
 	"larder/jobs"
-	"larder/metrics"
 	"larder/storage"
 	"larder/token"
 	"larder/web"
@@ -59,6 +58,10 @@ func run() error {
 	}
 	defer pool.Close()
 
+	reg, err := boot.Metrics(ctx, cfg, pool, logger)
+	if err != nil {
+		return err
+	}
 	var client *river.Client[pgx.Tx]
 	queue, err := jobs.NewQueue(pool, logger)
 	if err != nil {
@@ -66,7 +69,7 @@ func run() error {
 	}
 	if *withWorkers {
 		var closeDeps func()
-		client, closeDeps, err = boot.Workers(cfg, pool, logger, cfg.QueueConcurrency)
+		client, closeDeps, err = boot.Workers(cfg, pool, logger, cfg.QueueConcurrency, reg)
 		if err != nil {
 			return err
 		}
@@ -81,16 +84,6 @@ func run() error {
 	stores, err := storage.Open(cfg, pool)
 	if err != nil {
 		return err
-	}
-	var reg *metrics.Registry
-	if cfg.MetricsAddr != "" {
-		reg = metrics.New()
-		reg.WatchPool(pool)
-		go func() {
-			if err := reg.Serve(ctx, cfg.MetricsAddr, logger); err != nil {
-				logger.Error("metrics listener", "error", err)
-			}
-		}()
 	}
 	lists := handlers.NewListCache(cfg.RecipeListCache)
 	go lists.Follow(ctx, func(ctx context.Context) (*pgx.Conn, error) {

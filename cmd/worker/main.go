@@ -53,7 +53,11 @@ func run() error {
 		return err
 	}
 	defer pool.Close()
-	client, closeDeps, err := boot.Workers(cfg, pool, logger, queues)
+	reg, err := boot.Metrics(ctx, cfg, pool, logger)
+	if err != nil {
+		return err
+	}
+	client, closeDeps, err := boot.Workers(cfg, pool, logger, queues, reg)
 	if err != nil {
 		return err
 	}
