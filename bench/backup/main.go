@@ -466,6 +466,8 @@ func writeImages(dir string, total int64) ([]string, error) {
 			return nil, err
 		}
 		fillRandom(rng, buf[:size])
+		// A JPEG's first bytes: a restore accepts only images, by content.
+		copy(buf[:size], []byte{0xff, 0xd8, 0xff, 0xe0})
 		if err := os.WriteFile(p, buf[:size], 0o644); err != nil {
 			return nil, err
 		}
