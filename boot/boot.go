@@ -6,11 +6,15 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"log/slog"
 	"os"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"riverqueue.com/riverui"
 
 	"larder"
 	"larder/config"
@@ -90,4 +94,22 @@ func Metrics(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, logger 
 		}
 	}()
 	return reg, nil
+}
+
+// RiverUI returns River UI's handler over client, mounted by the API at
+// /api/admin/river for administrators, and starts its background work
+// until ctx ends.
+func RiverUI(ctx context.Context, client *river.Client[pgx.Tx], logger *slog.Logger) (http.Handler, error) {
+	h, err := riverui.NewHandler(&riverui.HandlerOpts{
+		Endpoints: riverui.NewEndpoints(client, nil),
+		Logger:    logger,
+		Prefix:    "/api/admin/river",
+	})
+	if err != nil {
+		return nil, fmt.Errorf("river UI: %w", err)
+	}
+	if err := h.Start(ctx); err != nil {
+		return nil, fmt.Errorf("river UI: %w", err)
+	}
+	return h, nil
 }

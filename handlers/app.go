@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"strings"
 	"time"
 
@@ -46,6 +47,9 @@ type Deps struct {
 	// ListCache reuses recent recipe-list totals and expanded searches
 	// (NewListCache); nil computes them every time.
 	ListCache *ListCache
+	// RiverUI, if not nil, is River UI's handler (riverui.NewHandler with
+	// the prefix /api/admin/river), served to administrators.
+	RiverUI http.Handler
 	// Metrics, if not nil, counts every request by route pattern (served
 	// on METRICS_ADDR by cmd/api).
 	Metrics *metrics.Registry
@@ -135,6 +139,7 @@ func (s *Server) routes(app *fiber.App) {
 	s.recipeRoutes(app, api)
 	s.recipeImportRoutes(api)
 	s.mappingRoutes(api)
+	s.riverUIRoutes(app)
 }
 
 func (s *Server) health(c *fiber.Ctx) error {

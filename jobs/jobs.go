@@ -194,3 +194,6 @@ type logMiddleware struct{ river.MiddlewareDefaults }
 func (*logMiddleware) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
 	return doInner(logctx.With(ctx, "job_id", job.ID, "job_kind", job.Kind))
 }
+
+// Client is the River client under the queue (River UI reads through it).
+func (q *Queue) Client() *river.Client[pgx.Tx] { return q.client }

@@ -81,6 +81,10 @@ func run() error {
 		logger.Info("running workers in process", "queues", cfg.QueueConcurrency)
 	}
 
+	riverUI, err := boot.RiverUI(ctx, queue.Client(), logger)
+	if err != nil {
+		return err
+	}
 	stores, err := storage.Open(cfg, pool)
 	if err != nil {
 		return err
@@ -107,6 +111,7 @@ func run() error {
 		Web:       webFS,
 		Storage:   stores,
 		Metrics:   reg,
+		RiverUI:   riverUI,
 		ListCache: lists,
 	})
 
