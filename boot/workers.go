@@ -30,7 +30,7 @@ func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues 
 	if queues[config.QueueImport] > 0 {
 		// Each import job renders at most one page at a time, so as many
 		// tabs as the queue runs jobs are never waited for.
-		r, err := browser.New(browser.Options{Fetch: fc, MaxTabs: queues[config.QueueImport], ExecPath: cfg.ChromiumPath})
+		r, err := browser.New(browser.Options{Fetch: fc, MaxTabs: queues[config.QueueImport], ExecPath: cfg.ChromiumPath, NoSandbox: !cfg.ChromiumSandbox})
 		switch {
 		case errors.Is(err, browser.ErrNotInstalled):
 			logger.Warn("imports run without a browser: pages that refuse plain clients or need JavaScript will fail",

@@ -122,6 +122,9 @@ type Config struct {
 	S3      S3
 	// MetricsAddr is the operator listener for /metrics; "" turns it off.
 	MetricsAddr string
+	// ChromiumSandbox keeps Chromium's sandbox on (it is off as root
+	// anyway); containers without user namespaces set it false.
+	ChromiumSandbox bool
 }
 
 // Production reports whether the service runs with production safeguards.

@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// Storage settings: where uploaded images and backups are kept, and the
-// operator addresses (metrics). Read by Load through readOperations.
+// Operations settings: where uploaded images and backups are kept, the
+// operator address of the metrics, Chromium's sandbox. Read by Load
+// through readOperations.
 
 // StorageLocal and StorageS3 are the values of STORAGE.
 const (
@@ -27,7 +28,8 @@ type S3 struct {
 	Prefix          string
 }
 
-// readOperations reads STORAGE, S3_* and METRICS_ADDR into c.
+// readOperations reads STORAGE, S3_*, METRICS_ADDR and CHROMIUM_SANDBOX
+// into c.
 func (r *reader) readOperations(c *Config) {
 	c.Storage = r.oneOf("STORAGE", StorageLocal, StorageLocal, StorageS3)
 	c.S3 = S3{
@@ -40,6 +42,7 @@ func (r *reader) readOperations(c *Config) {
 		Prefix:          strings.Trim(r.str("S3_PREFIX", ""), "/"),
 	}
 	c.MetricsAddr = r.str("METRICS_ADDR", "")
+	c.ChromiumSandbox = r.boolean("CHROMIUM_SANDBOX", true)
 	r.check(c.validateOperations())
 }
 

@@ -38,8 +38,15 @@ func run() error {
 	cfg := boot.Config()
 	fs := flag.NewFlagSet("api", flag.ExitOnError)
 	withWorkers := fs.Bool("workers", false, "also run every queue's workers in this process")
+	healthcheck := fs.Bool("healthcheck", false, "check this process's dependencies (and, for the API, its /api/ready) and exit 0 when healthy: the container health check")
 	grace := fs.Duration("shutdown-grace", 30*time.Second, "how long in-flight requests and jobs may finish after SIGTERM")
 	_ = fs.Parse(os.Args[1:])
+	if *healthcheck {
+		if err := boot.Healthcheck(cfg, true); err != nil {
+			return fmt.Errorf("healthcheck: %w", err)
+		}
+		return nil
+	}
 
 	logger := boot.Logger(cfg, "api")
 	generated, err := config.EnsureSecrets(&cfg)

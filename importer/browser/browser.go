@@ -60,6 +60,9 @@ type Options struct {
 	// Settle is how long to wait after the page looks ready, for late
 	// scripts; default DefaultSettle.
 	Settle time.Duration
+	// NoSandbox turns Chromium's own sandbox off (CHROMIUM_SANDBOX=off).
+	// It is always off as root, where it cannot start.
+	NoSandbox bool
 }
 
 // Renderer renders pages in one shared Chromium process, one tab (in its own
@@ -133,8 +136,10 @@ func (r *Renderer) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("force-webrtc-ip-handling-policy", "disable_non_proxied_udp"),
 		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
-		// The sandbox cannot start as root.
-		chromedp.Flag("no-sandbox", os.Getuid() == 0),
+		// The sandbox cannot start as root, nor as a user in a container
+		// whose seccomp profile refuses user namespaces (Docker's
+		// default): the operator turns it off there (see NoSandbox).
+		chromedp.Flag("no-sandbox", r.opts.NoSandbox || os.Getuid() == 0),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("disable-gpu", true),
 		chromedp.Flag("disable-background-networking", true),
