@@ -195,3 +195,19 @@ func (s *S3) wrap(op, key string, err error) error {
 	}
 	return fmt.Errorf("%s %s: %w", op, key, err)
 }
+
+// CreateBucket makes the bucket unless it exists, and reports whether it
+// did (admin storage create-bucket).
+func (s *S3) CreateBucket(ctx context.Context, region string) (bool, error) {
+	ok, err := s.client.BucketExists(ctx, s.bucket)
+	if err != nil {
+		return false, fmt.Errorf("object store: %w", err)
+	}
+	if ok {
+		return false, nil
+	}
+	if err := s.client.MakeBucket(ctx, s.bucket, minio.MakeBucketOptions{Region: region}); err != nil {
+		return false, fmt.Errorf("create bucket %s: %w", s.bucket, err)
+	}
+	return true, nil
+}

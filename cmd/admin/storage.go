@@ -15,7 +15,7 @@ import (
 
 func init() {
 	commands["storage"] = command{
-		usage: "storage migrate --from local|s3 --to s3|local: copy images and backups between stores, checksum-verified, re-runnable",
+		usage: "storage migrate --from local|s3 --to s3|local: copy images and backups between stores, checksum-verified, re-runnable; storage create-bucket: make S3_BUCKET if missing",
 		run:   runStorage,
 	}
 }
@@ -26,8 +26,11 @@ func init() {
 // it with the service stopped (or read-only), then set STORAGE to the
 // destination and start the service again.
 func runStorage(ctx context.Context, args []string, stdout io.Writer) error {
+	if len(args) == 1 && args[0] == "create-bucket" {
+		return createBucket(ctx, stdout)
+	}
 	if len(args) == 0 || args[0] != "migrate" {
-		return errors.New("usage: admin storage migrate --from local|s3 --to s3|local")
+		return errors.New("usage: admin storage migrate --from local|s3 --to s3|local, or admin storage create-bucket")
 	}
 	fs := flag.NewFlagSet("storage migrate", flag.ContinueOnError)
 	from := fs.String("from", "", "the store to copy from: local or s3")
@@ -80,5 +83,25 @@ func runStorage(ctx context.Context, args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%s: %d copied (%d bytes), %d already there; all verified by SHA-256\n", part.name, res.Copied, res.Bytes, res.Skipped)
 	}
 	fmt.Fprintf(stdout, "done: set STORAGE=%s and restart the service\n", *to)
+	return nil
+}
+
+// createBucket makes S3_BUCKET when it does not exist (a new SeaweedFS or
+// Garage); the compose file runs it once before the service starts.
+func createBucket(ctx context.Context, stdout io.Writer) error {
+	cfg := boot.Config()
+	s3, err := storage.S3(cfg)
+	if err != nil {
+		return err
+	}
+	created, err := s3.CreateBucket(ctx, cfg.S3.Region)
+	if err != nil {
+		return err
+	}
+	if created {
+		fmt.Fprintf(stdout, "bucket %s created\n", cfg.S3.Bucket)
+	} else {
+		fmt.Fprintf(stdout, "bucket %s exists\n", cfg.S3.Bucket)
+	}
 	return nil
 }
