@@ -5,9 +5,9 @@ package boot
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
-	"log/slog"
 	"os"
 	"time"
 

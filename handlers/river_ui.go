@@ -71,4 +71,3 @@ func (s *Server) riverUISession(c *fiber.Ctx) error {
 	})
 	return c.JSON(fiber.Map{"url": riverUIPath + "/"})
 }
-

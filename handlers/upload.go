@@ -153,4 +153,3 @@ func (s *Server) deleteImageFiles(ctx context.Context, img *repo.StoredImage) {
 		s.deleteStoredFiles(ctx, imageproc.StoredFiles(img.Key, img.Variants))
 	}
 }
-
