@@ -19,6 +19,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"larder/filestore"
 	"larder/imageproc"
@@ -254,9 +256,7 @@ func fetchArchive(ctx context.Context, store filestore.Store, info Info, tempDir
 	remove := func() { os.Remove(f.Name()) }
 	rc, err := store.Open(ctx, info.Name)
 	if err == nil {
-		bufp := copyBuffers.Get().(*[]byte)
-		_, err = io.CopyBuffer(f, onlyReader{rc}, *bufp)
-		copyBuffers.Put(bufp)
+		err = pipeCopy(f, rc) // the network and the disk overlap
 		rc.Close()
 	}
 	if cerr := f.Close(); err == nil {
@@ -330,11 +330,23 @@ func loadAndSwitch(ctx context.Context, conn *pgxpool.Conn, a *archive, o Restor
 	return load.rows, nil
 }
 
-// storeFiles verifies every file entry while storing it under generation
-// gen of base.
+// Files are stored by putWorkers uploads at once (an object store answers
+// each request after a round trip; a disk flushes each file), holding at
+// most putBudget bytes of verified files in memory. A file larger than the
+// budget streams on its own.
+const (
+	putWorkers = 4
+	putBudget  = 32 << 20
+)
+
+// storeFiles verifies every file entry (checksum, and content: checkImage)
+// and stores it under generation gen of base.
 func storeFiles(ctx context.Context, a *archive, base filestore.Store, gen string, prog *progress) error {
-	return a.readAll(isFile, func(entry string, r io.Reader) error {
-		if err := ctx.Err(); err != nil {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(putWorkers)
+	budget := semaphore.NewWeighted(putBudget)
+	err := a.readAll(isFile, func(entry string, r io.Reader) error {
+		if err := gctx.Err(); err != nil {
 			return err
 		}
 		key := strings.TrimPrefix(entry, filesPrefix)
@@ -342,8 +354,31 @@ func storeFiles(ctx context.Context, a *archive, base filestore.Store, gen strin
 		if err != nil {
 			return err
 		}
-		return base.Put(ctx, filestore.InGeneration(gen, key), body)
+		target := filestore.InGeneration(gen, key)
+		size := a.expected[entry].Size
+		if size > putBudget {
+			return base.Put(gctx, target, body)
+		}
+		if err := budget.Acquire(gctx, size); err != nil {
+			return err
+		}
+		// Read whole, the entry has passed its checks before it is sent.
+		data, err := io.ReadAll(body)
+		if err != nil {
+			budget.Release(size)
+			return err
+		}
+		g.Go(func() error {
+			defer budget.Release(size)
+			return base.Put(gctx, target, bytes.NewReader(data))
+		})
+		return nil
 	}, prog.add)
+	// A failed upload says more than the cancellation it caused.
+	if werr := g.Wait(); werr != nil && (err == nil || errors.Is(err, context.Canceled)) {
+		return werr
+	}
+	return err
 }
 
 // checkImage accepts only the files the service itself stores: images

@@ -434,20 +434,6 @@ func loadAverage() string {
 	return strings.Join(f[:3], " ")
 }
 
-// countFiles returns the number and total size of the regular files under dir.
-func countFiles(dir string) (int, int64, error) {
-	var n int
-	var total int64
-	err := filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
-		if err != nil || !fi.Mode().IsRegular() {
-			return err
-		}
-		n++
-		total += fi.Size()
-		return nil
-	})
-	return n, total, err
-}
 
 // writeImages writes about total bytes of incompressible files (random
 // bytes behave like JPEG or WEBP data for a compressor) under file-store
