@@ -184,9 +184,11 @@ func TestMultiProcess(t *testing.T) {
 			a.waitStatus(t, "POST", "/api/recipes", tok, map[string]any{"title": ""}, 503)
 		}
 		hold.Rollback(ctx)
-		api1.waitJob(t, tok, restore, "completed")
-		// Every session ended with the restore: sign in again.
+		// The restore ends every session, the one following it included:
+		// once the old token is refused, sign in again and read the job.
+		api1.waitStatus(t, "GET", "/api/jobs/"+restore, tok, nil, 401)
 		tok2 := api2.login("ops@example.test", "Kitchen-Sink-42")
+		api1.waitJob(t, tok2, restore, "completed")
 		for _, a := range []*proc{api1, api2} {
 			a.waitStatus(t, "GET", "/api/recipes/"+later.ID, tok2, nil, 404)
 			var list struct {

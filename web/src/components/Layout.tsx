@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { api } from '../lib/api';
 import { isAdmin, useAuth } from '../lib/auth';
+import { openRiverUI } from '../lib/riverui';
 import { applyTheme, nextTheme, storedTheme, type ThemeChoice } from '../lib/theme';
 import { JarIcon } from './icons';
 import { PageSkeleton } from './ui';
@@ -59,6 +60,16 @@ export function Layout() {
               <NavLink to="/admin/backups" data-testid="nav-admin-backups">
                 Backups
               </NavLink>
+              <a
+                href="/api/admin/river/"
+                data-testid="nav-admin-jobs"
+                onClick={(e) => {
+                  e.preventDefault();
+                  void openRiverUI();
+                }}
+              >
+                Jobs
+              </a>
             </>
           )}
         </nav>
