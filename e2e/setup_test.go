@@ -17,7 +17,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"larder/config"
-	"larder/filestore"
 	"larder/handlers"
 	"larder/importer"
 	"larder/importer/fetch"
@@ -25,6 +24,7 @@ import (
 	"larder/mailer"
 	"larder/mailer/mailertest"
 	"larder/repo/repotest"
+	"larder/storage"
 	"larder/token"
 	"larder/web"
 )
@@ -105,9 +105,14 @@ func startService(t *testing.T) *service {
 	// test page carries JSON-LD, which the plain importer reads.
 	fc := fetch.New(fetch.Options{AllowPrivate: cfg.ImportAllowPrivate})
 	t.Cleanup(fc.CloseIdleConnections)
-	files := filestore.Local{Root: cfg.UploadPath}
+	// The stores as cmd/api opens them: images in the generation the
+	// database names (a restore switches it).
+	stores, err := storage.Open(cfg, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
 	deps := &jobs.Deps{DB: pool, Logger: logger, Config: cfg, Mailer: mailer.New(cfg.SMTP, logger),
-		Files: files, Fetcher: fc, Importer: &importer.Importer{Fetch: fc}}
+		Storage: stores, Fetcher: fc, Importer: &importer.Importer{Fetch: fc}}
 	queues := map[string]int{}
 	for _, q := range []string{config.QueueImport, config.QueueImages, config.QueueMapping, config.QueueEmail, config.QueueBackup} {
 		queues[q] = 2
@@ -134,7 +139,7 @@ func startService(t *testing.T) *service {
 		Logger:       logger,
 		Version:      "e2e",
 		Web:          web.Dist(),
-		Files:        files,
+		Storage:      stores,
 		PasswordCost: 4, // bcrypt's minimum: the journey signs in several times
 	})
 	served := make(chan error, 1)
