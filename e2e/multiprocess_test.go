@@ -398,8 +398,15 @@ func (p *proc) get(t *testing.T, path, tok string, want int) []byte {
 func (p *proc) login(email, password string) string {
 	p.t.Helper()
 	var out struct{ AccessToken string }
+	// Right after a restore, an API may answer 503 for up to a second more.
+	deadline := time.Now().Add(30 * time.Second)
 	st, raw := p.do(p.t, "POST", "/api/auth/login", "", map[string]any{"email": email, "password": password},
 		"X-Forwarded-For", randomClient())
+	for st == 503 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		st, raw = p.do(p.t, "POST", "/api/auth/login", "", map[string]any{"email": email, "password": password},
+			"X-Forwarded-For", randomClient())
+	}
 	if st != 200 || json.Unmarshal(raw, &out) != nil {
 		p.t.Fatalf("%s login: %d %s", p.name, st, raw)
 	}
