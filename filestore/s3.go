@@ -103,7 +103,14 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("put %s: %w", key, err)
 	}
-	_, err := s.client.PutObject(ctx, s.bucket, s.object(key), ctxReader{ctx, r}, -1, minio.PutObjectOptions{
+	// A reader that knows its length (an image in memory) goes up in one
+	// PUT straight from it; any other streams as a multipart upload, one
+	// part buffered at a time.
+	size := int64(-1)
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = int64(l.Len())
+	}
+	_, err := s.client.PutObject(ctx, s.bucket, s.object(key), ctxReader{ctx, r}, size, minio.PutObjectOptions{
 		PartSize:    partSize,
 		NumThreads:  1,
 		ContentType: "application/octet-stream", // the API decides the served type, never the store
