@@ -89,7 +89,7 @@ func Metrics(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, logger 
 		return nil, fmt.Errorf("METRICS_ADDR: %w", err)
 	}
 	go func() {
-		if err := reg.Serve(ctx, ln, logger); err != nil {
+		if err := reg.Serve(ctx, ln, cfg.MetricsToken.Reveal(), logger); err != nil {
 			logger.Error("metrics listener", "error", err)
 		}
 	}()

@@ -23,10 +23,10 @@ func Healthcheck(cfg config.Config, api bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if api {
-		return probe(ctx, localURL(cfg.ListenAddr)+"/api/ready")
+		return probe(ctx, localURL(cfg.ListenAddr)+"/api/ready", "")
 	}
 	if cfg.MetricsAddr != "" {
-		return probe(ctx, localURL(cfg.MetricsAddr)+"/metrics")
+		return probe(ctx, localURL(cfg.MetricsAddr)+"/metrics", cfg.MetricsToken.Reveal())
 	}
 	conn, err := pgx.Connect(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -50,10 +50,13 @@ func localURL(listen string) string {
 	return "http://" + net.JoinHostPort(host, port)
 }
 
-func probe(ctx context.Context, url string) error {
+func probe(ctx context.Context, url, token string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -122,6 +122,8 @@ type Config struct {
 	S3      S3
 	// MetricsAddr is the operator listener for /metrics; "" turns it off.
 	MetricsAddr string
+	// MetricsToken, if set, is the bearer token /metrics requires.
+	MetricsToken Secret
 	// ChromiumSandbox keeps Chromium's sandbox on (it is off as root
 	// anyway); containers without user namespaces set it false.
 	ChromiumSandbox bool

@@ -42,6 +42,7 @@ func (r *reader) readOperations(c *Config) {
 		Prefix:          strings.Trim(r.str("S3_PREFIX", ""), "/"),
 	}
 	c.MetricsAddr = r.str("METRICS_ADDR", "")
+	c.MetricsToken = Secret(r.str("METRICS_TOKEN", ""))
 	c.ChromiumSandbox = r.boolean("CHROMIUM_SANDBOX", true)
 	r.check(c.validateOperations())
 }

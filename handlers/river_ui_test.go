@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"riverqueue.com/riverui"
+
+	"larder/metrics"
 )
 
 // River UI answers administrators only: anonymous and USER callers are
@@ -70,5 +72,23 @@ func TestRiverUIAccess(t *testing.T) {
 	wantStatus(t, r, 200)
 	if !strings.Contains(string(r.Body), `"data"`) {
 		t.Errorf("jobs API: %.200s", r.Body)
+	}
+}
+
+// Metrics are never on the public port, whoever asks: they are served on
+// the operator address (METRICS_ADDR) only.
+func TestNoMetricsOnThePublicPort(t *testing.T) {
+	t.Parallel()
+	b := setup(t, func(d *Deps) { d.Metrics = metrics.New() })
+	_, userTok := b.user(t, "USER")
+	_, adminTok := b.user(t, "ADMIN")
+	b.do(t, "GET", "/api/health", nil, "") // something to count
+	for _, tok := range []string{"", userTok, adminTok} {
+		for _, path := range []string{"/metrics", "/api/metrics"} {
+			r := b.do(t, "GET", path, nil, tok)
+			if strings.Contains(string(r.Body), "larder_http_requests_total") || r.Status == 200 && strings.Contains(string(r.Body), "# HELP") {
+				t.Errorf("GET %s served metrics on the public port", path)
+			}
+		}
 	}
 }

@@ -6,6 +6,7 @@ package metrics
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"log/slog"
 	"net"
@@ -103,10 +104,30 @@ func (r *Registry) Handler() http.Handler {
 	return promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{Registry: r.reg})
 }
 
-// Serve serves /metrics on ln until ctx ends.
-func (r *Registry) Serve(ctx context.Context, ln net.Listener, logger *slog.Logger) error {
+// Protected serves the metrics only to requests with "Authorization:
+// Bearer token" (Prometheus's bearer_token setting); an empty token lets
+// every request through (the listener is then guarded by the network
+// alone).
+func (r *Registry) Protected(token string) http.Handler {
+	h := r.Handler()
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(req.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			http.Error(w, "metrics need the operator's token (METRICS_TOKEN)", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, req)
+	})
+}
+
+// Serve serves /metrics on ln until ctx ends, behind token (see Protected).
+func (r *Registry) Serve(ctx context.Context, ln net.Listener, token string, logger *slog.Logger) error {
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", r.Handler())
+	mux.Handle("/metrics", r.Protected(token))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

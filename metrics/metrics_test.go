@@ -40,3 +40,28 @@ func TestMiddlewareCountsRoutePatterns(t *testing.T) {
 		t.Error("a raw path became a label")
 	}
 }
+
+// The operator listener refuses requests without its token when one is
+// set.
+func TestProtected(t *testing.T) {
+	t.Parallel()
+	h := New().Protected("s3cret-token")
+	for _, auth := range []string{"", "Bearer wrong", "Basic czNjcmV0LXRva2Vu", "s3cret-token"} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", "/metrics", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		h.ServeHTTP(rec, req)
+		if rec.Code != 401 || strings.Contains(rec.Body.String(), "go_goroutines") {
+			t.Errorf("Authorization %q: %d", auth, rec.Code)
+		}
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("GET", "/metrics", nil)
+	req.Header.Set("Authorization", "Bearer s3cret-token")
+	h.ServeHTTP(rec, req)
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "go_goroutines") {
+		t.Errorf("with the token: %d", rec.Code)
+	}
+}
