@@ -15,6 +15,7 @@ import (
 	"larder/imageproc"
 	"larder/jobs"
 	"larder/repo"
+	"larder/storage"
 )
 
 // Image uploads, shared by every resource that has an image (recipes and
@@ -125,6 +126,11 @@ func (s *Server) removeImage(ctx context.Context, owner repo.ImageOwner, id uuid
 func (s *Server) files() filestore.Store {
 	if s.Files != nil {
 		return s.Files
+	}
+	if s.stores.Backups == nil { // a Server not made by New (tests)
+		if st, err := storage.Open(s.Config, s.DB); err == nil {
+			return st.Files
+		}
 	}
 	return s.stores.Files
 }
