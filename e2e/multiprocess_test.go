@@ -62,9 +62,12 @@ func TestMultiProcess(t *testing.T) {
 	}
 	mp := &cluster{t: t, bin: bin, env: env}
 	api1, api2 := mp.start("api", "api1"), mp.start("api", "api2")
-	worker1 := mp.start("worker", "worker1")
+	workers := []*proc{mp.start("worker", "worker1"), mp.start("worker", "worker2")}
 	for _, a := range []*proc{api1, api2} {
 		a.waitReady()
+	}
+	for _, w := range workers {
+		w.waitClientID()
 	}
 	mp.run("admin", "create-admin", "--email", "ops@example.test", "--name", "Ops", "--password", "Kitchen-Sink-42")
 	tok := api1.login("ops@example.test", "Kitchen-Sink-42")
@@ -136,16 +139,28 @@ func TestMultiProcess(t *testing.T) {
 	t.Run("a worker killed mid-job has its job completed by the other", func(t *testing.T) {
 		job := api1.enqueue(t, "/api/recipes/import", tok, map[string]any{"url": pages.URL + "/slow"})
 		select {
-		case <-slowStarted: // worker 1, the only one, is running it
+		case <-slowStarted:
 		case <-time.After(time.Minute):
 			t.Fatal("the import never reached the page")
 		}
-		worker2 := mp.start("worker", "worker2")
-		worker1.kill()
+		// The worker running it, by River's record of who attempted it.
+		running := lastAttempt(t, dbName, job)
+		var victim, other *proc
+		for _, w := range workers {
+			if w.clientID == running {
+				victim = w
+			} else {
+				other = w
+			}
+		}
+		if victim == nil || other == nil {
+			t.Fatalf("job attempted by %q, workers %q and %q", running, workers[0].clientID, workers[1].clientID)
+		}
+		victim.kill()
 		close(release)
 		api2.waitJob(t, tok, job, "completed")
-		if worker2.cmd.ProcessState != nil {
-			t.Fatal("worker 2 stopped")
+		if by := lastAttempt(t, dbName, job); by != other.clientID {
+			t.Fatalf("completed by %q, want the surviving worker %q", by, other.clientID)
 		}
 	})
 
@@ -250,6 +265,8 @@ type proc struct {
 	url  string
 	cmd  *exec.Cmd
 	log  string
+	// clientID is a worker's River client id (waitClientID).
+	clientID string
 }
 
 func (c *cluster) start(binary, name string) *proc {
@@ -305,6 +322,50 @@ func (c *cluster) run(binary string, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		c.t.Fatalf("%s %v: %v\n%s", binary, args, err, out)
 	}
+}
+
+// lastAttempt is the River client that last attempted the job behind the
+// API's job id.
+func lastAttempt(t *testing.T, dbName, jobID string) string {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), repotest.URLFor(dbName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var by []string
+	if err := conn.QueryRow(context.Background(), `SELECT coalesce(r.attempted_by, '{}') FROM river_job r
+		JOIN app_job j ON j.river_job_id = r.id WHERE j.id = $1`, jobID).Scan(&by); err != nil {
+		t.Fatal(err)
+	}
+	if len(by) == 0 {
+		return ""
+	}
+	return by[len(by)-1]
+}
+
+// waitClientID reads the worker's River client id from its log.
+func (p *proc) waitClientID() {
+	p.t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		raw, _ := os.ReadFile(p.log)
+		for _, line := range strings.Split(string(raw), "\n") {
+			var rec struct {
+				ClientID string `json:"client_id"`
+			}
+			if json.Unmarshal([]byte(line), &rec) == nil && rec.ClientID != "" {
+				p.clientID = rec.ClientID
+				return
+			}
+		}
+		if p.cmd.ProcessState != nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond) // polling a process that starts
+	}
+	raw, _ := os.ReadFile(p.log)
+	p.t.Fatalf("%s never started its River client:\n%s", p.name, lastLines(string(raw), 40))
 }
 
 func (p *proc) kill() {

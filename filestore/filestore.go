@@ -172,7 +172,7 @@ func DeleteOrphans(ctx context.Context, s Store, logger *slog.Logger, keys []str
 	ctx = context.WithoutCancel(ctx)
 	for _, k := range keys {
 		if err := s.Delete(ctx, k); err != nil {
-			logger.Warn("delete stored file", "key", k, "error", err)
+			logger.WarnContext(ctx, "delete stored file", "key", k, "error", err)
 		}
 	}
 }

@@ -48,7 +48,7 @@ func (w *BackupRestoreWorker) Work(ctx context.Context, job *river.Job[BackupRes
 		TempDir:    stores.Scratch,
 		Progress:   func(f float64) { w.deps.recorder().progress(ctx, job.JobRow, f) },
 		AfterTable: w.afterTable,
-		Logger:     w.deps.Logger,
+		Logger:     w.deps.Logger.With("job_id", job.ID, "job_kind", job.Kind), // the restore logs without its context
 	})
 	var refusal *backup.Refusal
 	switch {
