@@ -121,6 +121,18 @@ type Config struct {
 
 	LogLevel  slog.Level
 	LogFormat string // text or json
+
+	// Storage is where images and backups live: StorageLocal (UPLOAD_PATH,
+	// BACKUP_PATH) or StorageS3 (the bucket S3 names); see storage.go.
+	Storage string
+	S3      S3
+	// MetricsAddr is the operator listener for /metrics; "" turns it off.
+	MetricsAddr string
+	// MetricsToken, if set, is the bearer token /metrics requires.
+	MetricsToken Secret
+	// ChromiumSandbox keeps Chromium's sandbox on (it is off as root
+	// anyway); containers without user namespaces set it false.
+	ChromiumSandbox bool
 }
 
 // Production reports whether the service runs with production safeguards.
@@ -193,6 +205,8 @@ func Load(getenv func(string) string, uses ...Part) (Config, error) {
 	c.BackupPath = r.str("BACKUP_PATH", strings.TrimRight(c.DataDir, "/")+"/backups")
 	c.AuthRateLimit, c.AuthRateLimitWindow = r.rate("AUTH_RATE_LIMIT", 5, 15*time.Minute)
 	c.ShareRateLimit, c.ShareRateLimitWindow = r.rate("SHARE_RATE_LIMIT", 30, time.Hour)
+
+	r.readOperations(&c)
 
 	c.QueueConcurrency = map[string]int{}
 	defaults := map[string]int{QueueImport: 2, QueueImages: 2, QueueMapping: 4, QueueEmail: 4, QueueBackup: 1}
@@ -270,6 +284,10 @@ func (c Config) LogValue() slog.Value {
 		slog.Duration("auth_rate_limit_window", c.AuthRateLimitWindow),
 		slog.Bool("import_allow_private_addresses", c.ImportAllowPrivate),
 		slog.Any("queue_concurrency", c.QueueConcurrency),
+		slog.String("storage", c.Storage),
+		slog.String("s3_endpoint", c.S3.Endpoint),
+		slog.String("s3_bucket", c.S3.Bucket),
+		slog.String("metrics_addr", c.MetricsAddr),
 	)
 }
 

@@ -351,7 +351,7 @@ func (h *authHandlers) refreshAgain(c *fiber.Ctx, raw string, hash []byte, claim
 	if _, err := repo.RevokeUserSessions(ctx, h.DB, prev.UserID); err != nil {
 		return err
 	}
-	h.Logger.Warn("refresh token reused: every session of the user revoked", "user_id", prev.UserID)
+	h.Logger.WarnContext(ctx, "refresh token reused: every session of the user revoked", "user_id", prev.UserID)
 	h.clearRefreshCookie(c)
 	return errUnauthenticated("this refresh token was already used, so every session of the account has been signed out; sign in again")
 }

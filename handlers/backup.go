@@ -48,7 +48,7 @@ func (s *Server) listBackups(c *fiber.Ctx) error {
 	if err := fe.err(); err != nil {
 		return err
 	}
-	all, err := backup.List(s.Config.BackupPath)
+	all, err := backup.List(c.UserContext(), s.stores.Backups)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (s *Server) downloadBackup(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, info, err := backup.Open(s.Config.BackupPath, name)
+	f, info, err := backup.Open(c.UserContext(), s.stores.Backups, name)
 	if err != nil {
 		return backupErr(err)
 	}
@@ -137,7 +137,7 @@ func (s *Server) deleteBackup(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := backup.Delete(s.Config.BackupPath, name); err != nil {
+	if err := backup.Delete(c.UserContext(), s.stores.Backups, name); err != nil {
 		return backupErr(err)
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -152,7 +152,7 @@ func (s *Server) restoreBackup(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := backup.Stat(s.Config.BackupPath, name); err != nil {
+	if _, err := backup.Stat(c.UserContext(), s.stores.Backups, name); err != nil {
 		return backupErr(err)
 	}
 	var id uuid.UUID
@@ -186,7 +186,7 @@ func (s *Server) uploadBackup(c *fiber.Ctx) error {
 		return newError(fiber.StatusRequestEntityTooLarge, "payload_too_large",
 			"the archive is larger than BACKUP_MAX_UPLOAD (%d bytes)", s.Config.BackupMaxUpload)
 	}
-	tmp, err := backup.TempPath(s.Config.BackupPath)
+	tmp, err := backup.TempPath(s.stores.Scratch)
 	if err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ func (s *Server) uploadBackup(c *fiber.Ctx) error {
 		_ = os.Remove(tmp)
 		return err
 	}
-	info, err := backup.Adopt(s.Config.BackupPath, tmp, backup.Limits{})
+	info, err := backup.Adopt(c.UserContext(), s.stores.Backups, tmp, backup.Limits{})
 	if err != nil {
 		return backupErr(err)
 	}

@@ -63,7 +63,7 @@ func init() {
 func realBackup(t *testing.T, b *testBundle) backup.Info {
 	t.Helper()
 	info, err := backup.Create(context.Background(), b.db, backup.CreateOptions{
-		BackupDir: b.deps.Config.BackupPath, UploadDir: b.deps.Config.UploadPath})
+		Backups: b.stores().Backups, Files: b.stores().Files})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestBackupCreateListDownloadDelete(t *testing.T) {
 	for i := range 3 {
 		now := time.Date(2025, 3, 4, 5, 6, 7+i, 0, time.UTC)
 		info, err := backup.Create(context.Background(), b.db, backup.CreateOptions{
-			BackupDir: b.deps.Config.BackupPath, UploadDir: b.deps.Config.UploadPath, Now: func() time.Time { return now }})
+			Backups: b.stores().Backups, Files: b.stores().Files, Now: func() time.Time { return now }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -424,7 +424,7 @@ func TestWritesAre503DuringRestore(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		_, err := backup.Restore(context.Background(), b.db, info.Name, backup.RestoreOptions{
-			BackupDir: b.deps.Config.BackupPath, UploadDir: b.deps.Config.UploadPath,
+			Backups: b.stores().Backups, Files: b.stores().Files,
 			AfterTable: func(string) error {
 				if first {
 					first = false
@@ -487,7 +487,7 @@ func TestSessionsEndWithRestore(t *testing.T) {
 	}
 
 	if _, err := backup.Restore(context.Background(), b.db, info.Name, backup.RestoreOptions{
-		BackupDir: b.deps.Config.BackupPath, UploadDir: b.deps.Config.UploadPath}); err != nil {
+		Backups: b.stores().Backups, Files: b.stores().Files}); err != nil {
 		t.Fatal(err)
 	}
 	for name, tok := range map[string]string{"admin": adminTok, "user": userTok, "user, issued after the backup": later} {

@@ -61,10 +61,10 @@ type Cookbook struct {
 	UpdatedAt            time.Time         `json:"updatedAt"`
 }
 
-func cookbookView(cb repo.Cookbook) Cookbook {
+func (s *Server) cookbookView(cb repo.Cookbook) Cookbook {
 	return Cookbook{
 		ID: cb.ID, OwnerID: cb.OwnerID, Name: cb.Name, Description: cb.Description,
-		ImageURL: uploadURL(cb.ImageKey), ImageVariants: variantURLs(cb.ImageKey, cb.ImageVariants),
+		ImageURL: s.imageURL(cb.ImageKey, false), ImageVariants: s.variantURLs(cb.ImageKey, cb.ImageVariants, false),
 		Tags: nonNilStrings(cb.Tags), AutoFilterCategories: nonNilStrings(cb.AutoFilterCategories),
 		AutoFilterTags: nonNilStrings(cb.AutoFilterTags), CreatedAt: cb.CreatedAt.UTC(), UpdatedAt: cb.UpdatedAt.UTC(),
 	}
@@ -142,7 +142,7 @@ func (s *Server) listCookbooks(c *fiber.Ctx) error {
 	}
 	out := cookbookListPage{Items: make([]Cookbook, 0, len(page.Items)), Total: page.Total}
 	for _, cb := range page.Items {
-		out.Items = append(out.Items, cookbookView(cb))
+		out.Items = append(out.Items, s.cookbookView(cb))
 	}
 	if page.Next != nil {
 		out.NextCursor = encodeCursor(timeCursor{CreatedAt: page.Next.CreatedAt, ID: page.Next.ID})
@@ -228,7 +228,7 @@ func (s *Server) createCookbook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(cookbookView(cb))
+	return c.Status(fiber.StatusCreated).JSON(s.cookbookView(cb))
 }
 
 // getCookbook answers the cookbook with the first page of its recipes
@@ -246,9 +246,9 @@ func (s *Server) getCookbook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out := cookbookDetail{Cookbook: cookbookView(cb), Recipes: recipes, Cookbooks: []Cookbook{}, RecipeIDs: direct, CookbookIDs: []uuid.UUID{}}
+	out := cookbookDetail{Cookbook: s.cookbookView(cb), Recipes: recipes, Cookbooks: []Cookbook{}, RecipeIDs: direct, CookbookIDs: []uuid.UUID{}}
 	for _, ic := range included {
-		out.Cookbooks = append(out.Cookbooks, cookbookView(ic.Cookbook))
+		out.Cookbooks = append(out.Cookbooks, s.cookbookView(ic.Cookbook))
 		if ic.Direct {
 			out.CookbookIDs = append(out.CookbookIDs, ic.ID)
 		}
@@ -287,7 +287,7 @@ func (s *Server) cookbookRecipes(c *fiber.Ctx, id uuid.UUID) (cookbookRecipePage
 	}
 	out := cookbookRecipePage{Items: make([]RecipeSummary, 0, len(page.Items)), Total: page.Total}
 	for _, r := range page.Items {
-		out.Items = append(out.Items, recipeSummaryView(r))
+		out.Items = append(out.Items, s.recipeSummaryView(r))
 	}
 	if page.Next != nil {
 		out.NextCursor = encodeCursor(timeCursor{CreatedAt: page.Next.CreatedAt, ID: page.Next.ID})
@@ -321,7 +321,7 @@ func (s *Server) updateCookbook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(cookbookView(cb))
+	return c.JSON(s.cookbookView(cb))
 }
 
 // setCookbookAutoFilters sets autoFilterCategories and autoFilterTags
@@ -354,7 +354,7 @@ func (s *Server) setCookbookAutoFilters(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(cookbookView(cb))
+	return c.JSON(s.cookbookView(cb))
 }
 
 // deleteCookbook deletes the cookbook and its links, never its recipes or

@@ -543,7 +543,7 @@ func TestCookbookImageUploadRoutes(t *testing.T) {
 		if imageURL == nil || !strings.HasPrefix(*imageURL, "/uploads/cookbooks/") {
 			t.Fatalf("imageUrl %v", imageURL)
 		}
-		return filepath.Join(b.deps.Config.UploadPath, strings.TrimPrefix(*imageURL, "/uploads/"))
+		return filepath.Join(b.deps.Config.UploadPath, uploadKey(*imageURL))
 	}
 
 	// Named .txt and sent as text: the bytes decide.
@@ -596,7 +596,7 @@ func TestCookbookImageUploadRoutes(t *testing.T) {
 		}
 	}
 	// Nothing changed: the image and the stored files are those of before.
-	if now, _ := repo.GetCookbook(context.Background(), b.db, cb.ID); now.ImageKey == nil || "/uploads/"+*now.ImageKey != *second.ImageURL {
+	if now, _ := repo.GetCookbook(context.Background(), b.db, cb.ID); now.ImageKey == nil || *now.ImageKey != uploadKey(*second.ImageURL) {
 		t.Fatalf("image after refusals: %v", now.ImageKey)
 	}
 	files := 0
@@ -657,7 +657,7 @@ func TestCookbookImageVariants(t *testing.T) {
 	wantFiles := func(want ...string) {
 		t.Helper()
 		for i, u := range want {
-			want[i] = strings.TrimPrefix(u, "/uploads/")
+			want[i] = uploadKey(u)
 		}
 		slices.Sort(want)
 		if got := rcFiles(t, b); !slices.Equal(got, want) {
@@ -668,7 +668,7 @@ func TestCookbookImageVariants(t *testing.T) {
 	first := upload(quadrantJPEG(t, 1000, 600))
 	for name, width := range map[string]int{"thumb": 320, "medium": 800} {
 		u := first.ImageVariants[name]
-		if !strings.HasPrefix(u, strings.TrimSuffix(*first.ImageURL, ".jpg")+"_") {
+		if !strings.HasPrefix(uploadKey(u), strings.TrimSuffix(uploadKey(*first.ImageURL), ".jpg")+"_") {
 			t.Fatalf("%s: %q next to %q", name, u, *first.ImageURL)
 		}
 		r := b.do(t, "GET", u, nil, "")
@@ -723,7 +723,7 @@ func waitImageProcessed(t *testing.T, b *testBundle, tok string, imageURL *strin
 	}
 	var id uuid.UUID
 	if err := b.db.QueryRow(context.Background(), `SELECT j.id FROM app_job j JOIN river_job r ON r.id = j.river_job_id
-		WHERE r.kind = 'image_process' AND r.args->>'imageKey' = $1`, strings.TrimPrefix(*imageURL, "/uploads/")).Scan(&id); err != nil {
+		WHERE r.kind = 'image_process' AND r.args->>'imageKey' = $1`, uploadKey(*imageURL)).Scan(&id); err != nil {
 		t.Fatalf("no image_process job for %s: %v", *imageURL, err)
 	}
 	if j := finishedJob(t, b, tok, id); j.State != "completed" {

@@ -143,8 +143,8 @@ func ErrorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		apiErr := toAPIError(err)
 		if apiErr.Status >= 500 {
-			logger.Error("request failed", "method", c.Method(), "path", c.Path(),
-				"request_id", requestID(c), "status", apiErr.Status, "error", err)
+			logger.ErrorContext(c.UserContext(), "request failed", "method", c.Method(), "path", c.Path(),
+				"status", apiErr.Status, "error", err)
 		}
 		return c.Status(apiErr.Status).JSON(fiber.Map{"error": apiErr})
 	}

@@ -22,6 +22,7 @@ import (
 	"larder/jobs"
 	"larder/repo"
 	"larder/repo/repotest"
+	"larder/storage"
 	"larder/token"
 )
 
@@ -190,3 +191,19 @@ func (c *testClock) Advance(d time.Duration) {
 
 // withClock makes the app go by clock.
 func withClock(clock *testClock) func(*Deps) { return func(d *Deps) { d.Clock = clock.Now } }
+// stores are the file stores of the bundle's configuration, as the app
+// opens them.
+func (b *testBundle) stores() storage.Stores {
+	s, err := storage.Open(b.deps.Config, b.db)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// uploadKey is the file-store key of an image address ("/uploads/KEY",
+// with or without a signature).
+func uploadKey(u string) string {
+	u, _, _ = strings.Cut(u, "?")
+	return strings.TrimPrefix(u, "/uploads/")
+}

@@ -45,7 +45,7 @@ func (w *restoreWatch) active(ctx context.Context) (bool, error) {
 	defer cancel()
 	w.running, w.err = repo.RestoreInProgress(ctx, w.db)
 	if w.err != nil {
-		w.logger.Warn("check for a running restore", "error", w.err)
+		w.logger.WarnContext(ctx, "check for a running restore", "error", w.err)
 	}
 	w.checked = w.now()
 	return w.running, w.err

@@ -119,11 +119,11 @@ type Step struct {
 	Text string    `json:"text"`
 }
 
-func recipeSummaryView(r repo.RecipeSummary) RecipeSummary {
+func (s *Server) recipeSummaryView(r repo.RecipeSummary) RecipeSummary {
 	return RecipeSummary{
 		ID: r.ID, OwnerID: r.OwnerID, Title: r.Title, Description: r.Description, Servings: r.Servings,
 		PrepMinutes: r.PrepMinutes, CookMinutes: r.CookMinutes, TotalMinutes: r.TotalMinutes,
-		SourceURL: r.SourceURL, ImageURL: uploadURL(r.ImageKey), ImageVariants: variantURLs(r.ImageKey, r.ImageVariants),
+		SourceURL: r.SourceURL, ImageURL: s.imageURL(r.ImageKey, r.Visibility == repo.VisibilityPublic), ImageVariants: s.variantURLs(r.ImageKey, r.ImageVariants, r.Visibility == repo.VisibilityPublic),
 		Visibility: r.Visibility, Categories: nonNilStrings(r.Categories), Tags: nonNilStrings(r.Tags),
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
@@ -133,9 +133,9 @@ func recipeSummaryView(r repo.RecipeSummary) RecipeSummary {
 // a fifth of the API's work in answering GET /api/recipes/:id.
 var ingredientParses = ingredient.NewMemo(50_000)
 
-func recipeView(r repo.Recipe) Recipe {
+func (s *Server) recipeView(r repo.Recipe) Recipe {
 	v := Recipe{
-		RecipeSummary:       recipeSummaryView(r.RecipeSummary),
+		RecipeSummary:       s.recipeSummaryView(r.RecipeSummary),
 		IngredientSections:  make([]IngredientSection, len(r.IngredientSections)),
 		InstructionSections: make([]InstructionSection, len(r.InstructionSections)),
 	}
@@ -240,7 +240,7 @@ func (s *Server) createRecipe(c *fiber.Ctx) error {
 		return err
 	}
 	c.Location("/api/recipes/" + id.String())
-	return c.Status(fiber.StatusCreated).JSON(recipeView(rec))
+	return c.Status(fiber.StatusCreated).JSON(s.recipeView(rec))
 }
 
 // updateRecipe answers PUT /api/recipes/:id: the body replaces the recipe
@@ -279,7 +279,7 @@ func (s *Server) updateRecipe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(recipeView(rec))
+	return c.JSON(s.recipeView(rec))
 }
 
 // deleteRecipe answers DELETE /api/recipes/:id (the owner or an ADMIN):

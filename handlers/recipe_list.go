@@ -117,7 +117,7 @@ func (s *Server) listRecipes(c *fiber.Ctx) error {
 	out := RecipePage{Items: make([]RecipeSummary, len(page.Items)), Total: total,
 		NextCursor: encodeRecipeCursor(page.Next, f.Search != nil)}
 	for i, r := range page.Items {
-		out.Items[i] = recipeSummaryView(r)
+		out.Items[i] = s.recipeSummaryView(r)
 	}
 	return c.JSON(out)
 }

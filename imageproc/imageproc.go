@@ -267,3 +267,19 @@ func formatBytes(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// Sniff returns the format the leading bytes of a file announce (16 are
+// enough), or "" for anything but JPEG, PNG, GIF and WEBP.
+func Sniff(head []byte) Format { return sniff(head) }
+
+// FormatOfExt returns the format a stored file's extension names (".jpg",
+// ".png", ".gif", ".webp"), or "" for any other: the allow-list of what is
+// stored and served.
+func FormatOfExt(ext string) Format {
+	for _, f := range []Format{JPEG, PNG, GIF, WEBP} {
+		if ext == f.Ext() {
+			return f
+		}
+	}
+	return ""
+}

@@ -4,6 +4,50 @@
  */
 
 export interface paths {
+    "/api/admin/river/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open River UI (job lists, retries, cancels)
+         * @description ADMIN only. Exchanges the access token for the larder_river_ui cookie (HttpOnly, SameSite=Strict, path /api/admin/river, expiring with the token); River UI is then served at /api/admin/river/ to that browser. Every request there checks the cookie like an access token: signature, expiry, live session and the ADMIN role.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The cookie is set. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            url: "/api/admin/river/";
+                        };
+                    };
+                };
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -2168,6 +2212,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness, for load balancers
+         * @description 200 when this instance can serve: the database answers, its schema is the one this release expects, and the file store (local directory or S3 bucket) answers; 503 otherwise, naming what is wrong. /api/health stays a liveness check.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Ready. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
+                };
+                /** @description Not ready. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/recipes": {
         parameters: {
             query?: never;
@@ -3967,6 +4059,15 @@ export interface components {
             name: string;
             /** Format: uuid */
             userId: string;
+        };
+        Readiness: {
+            checks: {
+                database: string;
+                migrations: string;
+                storage: string;
+            };
+            /** @enum {string} */
+            status: "ready" | "unavailable";
         };
         /** @description A whole recipe. A simple recipe has one ingredient section and one instruction section whose name is "". */
         Recipe: components["schemas"]["RecipeSummary"] & {
