@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"larder/filestore"
+	"larder/filestore/s3test"
 	"larder/repo/repotest"
 )
 
@@ -105,10 +107,18 @@ func TestReadmeProductionCommands(t *testing.T) {
 func runReadmeCommand(t *testing.T, bin string, c readmeCommand) {
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(),
 		"DATA_DIR=" + t.TempDir(), "LISTEN_ADDR=127.0.0.1:0"}
+	fill := placeholders{t: t}
 	for _, kv := range c.env {
 		name, value, _ := strings.Cut(kv, "=")
 		if strings.Contains(value, "...") {
-			value = fillPlaceholder(t, name, value)
+			value = fill.value(name, value)
+		}
+		if name == "S3_BUCKET" {
+			// The README names its bucket; the test gives each command a
+			// new, empty one on the test S3 server, which it addresses by
+			// path (as self-hosted servers need, S3_PATH_STYLE).
+			value = fill.bucket().Bucket
+			env = append(env, "S3_PATH_STYLE=true")
 		}
 		env = append(env, name+"="+value)
 	}
@@ -169,16 +179,42 @@ func runReadmeCommand(t *testing.T, bin string, c readmeCommand) {
 	}
 }
 
-// fillPlaceholder gives a README placeholder a working value.
-func fillPlaceholder(t *testing.T, name, value string) string {
+// placeholders gives a README command's placeholders working values.
+type placeholders struct {
+	t  *testing.T
+	s3 *filestore.S3Config // the command's bucket, made on first use
+}
+
+// bucket is the command's bucket on the test S3 server.
+func (p *placeholders) bucket() filestore.S3Config {
+	if p.s3 == nil {
+		cfg := s3test.Bucket(p.t)
+		p.s3 = &cfg
+	}
+	return *p.s3
+}
+
+// value fills one placeholder: secrets with random values, the database
+// with a fresh test database, S3 with the test server and its credentials,
+// Redis with the local server.
+func (p *placeholders) value(name, value string) string {
+	t := p.t
 	t.Helper()
 	switch {
+	case name == "S3_ENDPOINT":
+		return p.bucket().Endpoint
+	case name == "S3_ACCESS_KEY_ID":
+		return p.bucket().AccessKeyID
+	case name == "S3_SECRET_ACCESS_KEY":
+		return p.bucket().SecretAccessKey
 	case strings.HasSuffix(name, "_SECRET") && value == "...":
 		b := make([]byte, 32)
 		_, _ = rand.Read(b)
 		return hex.EncodeToString(b)
 	case name == "DATABASE_URL" && strings.HasPrefix(value, "postgres://"):
 		return repotest.URLFor(repotest.NewDatabase(t))
+	case name == "REDIS_URL" && strings.HasPrefix(value, "redis://"):
+		return "redis://127.0.0.1:6379/0"
 	}
 	t.Fatalf("the test does not know how to fill the README's %s=%s", name, value)
 	return ""

@@ -191,6 +191,7 @@ func (c *testClock) Advance(d time.Duration) {
 
 // withClock makes the app go by clock.
 func withClock(clock *testClock) func(*Deps) { return func(d *Deps) { d.Clock = clock.Now } }
+
 // stores are the file stores of the bundle's configuration, as the app
 // opens them.
 func (b *testBundle) stores() storage.Stores {

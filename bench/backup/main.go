@@ -434,7 +434,6 @@ func loadAverage() string {
 	return strings.Join(f[:3], " ")
 }
 
-
 // writeImages writes about total bytes of incompressible files (random
 // bytes behave like JPEG or WEBP data for a compressor) under file-store
 // keys, 50-400 KB each, and returns the keys.
