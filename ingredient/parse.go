@@ -31,6 +31,39 @@ type Parsed struct {
 // Parse splits one ingredient line into quantity, unit, name and notes. It never fails: a line it
 // cannot read comes back with only the parts it found (often just Name).
 func Parse(line string) Parsed {
+	return Describe(line).Parsed
+}
+
+// Line is an ingredient line as the API shows it: the text as written, its parts, and the amounts
+// that scale with the servings. `admin ingredients` prints exactly this for each line.
+type Line struct {
+	Text    string   `json:"text"`
+	Parsed  Parsed   `json:"parsed"`
+	Amounts []Amount `json:"amounts"`
+}
+
+// Describe reads one ingredient line once: the amounts reader decides which numbers are
+// quantities, and Parsed takes its quantity from the first of them, so the parts shown beside a
+// line and the servings scaling never disagree.
+func Describe(line string) Line {
+	rd := ReadAmounts(line)
+	parts := parseParts(line)
+	parts.Quantity, parts.QuantityMax = nil, nil
+	for _, a := range rd.amounts {
+		// A length heads a line only for foods sold by the piece ("2 inch ginger"); it is not a
+		// quantity in Parsed's units.
+		if a.unit != nil && isDimensionKey(a.unit.Key) {
+			continue
+		}
+		parts.Quantity, parts.QuantityMax = ptr(a.value), a.max
+		break
+	}
+	return Line{Text: line, Parsed: parts, Amounts: rd.Amounts(line)}
+}
+
+// parseParts finds the unit, name and notes of a line (and a provisional quantity, which Describe
+// replaces with the reader's).
+func parseParts(line string) Parsed {
 	trimmed := strings.TrimSpace(line)
 	if trimmed == "" {
 		return Parsed{}
