@@ -211,6 +211,9 @@ func (r *reader) quantity(i int) int {
 	why := r.classify(&a, i, next)
 	if why != "" {
 		r.never(a.start, a.end, why)
+		if why == ReasonPackage {
+			r.packageItem(&a, i)
+		}
 		return next
 	}
 	r.numbers = append(r.numbers, Number{Start: a.start, End: a.end, Scales: true})
@@ -286,23 +289,31 @@ func (r *reader) readAmount(i int) (amount, int) {
 		}
 	}
 	if a.unit == nil {
-		// The counted word: "2 large eggs" → "eggs".
-		for n, m := k, 0; m < 3; n, m = n+1, m+1 {
-			t := p.tok(n)
-			if t == nil || t.kind != tWord {
-				break
-			}
-			if isSizeWord(t.low) || descriptors[t.low] {
-				continue
-			}
-			if t.low == "x" || t.low == "×" || connectors[t.low] || t.low == "of" {
-				break
-			}
-			a.noun = &Span{Start: t.start, End: t.end}
-			break
-		}
+		a.noun = r.countedNoun(k)
 	}
 	return a, j
+}
+
+// countedNoun finds the word counted by a number without a unit, starting at token k: the last word
+// of the name that follows, before any describing word ("2 large eggs, beaten" → "eggs", "1 red
+// onion" → "onion", "1 lemon, juiced" → "lemon").
+func (r *reader) countedNoun(k int) *Span {
+	p := &r.p
+	var noun *Span
+	for n := k; n < k+4; n++ {
+		t := p.tok(n)
+		if t == nil || t.kind != tWord || t.low == "x" || t.low == "×" || connectors[t.low] || t.low == "of" || tailWords[t.low] {
+			break
+		}
+		if isSizeWord(t.low) || descriptors[t.low] {
+			if noun != nil {
+				break
+			}
+			continue
+		}
+		noun = &Span{Start: t.start, End: t.end}
+	}
+	return noun
 }
 
 // style tells how the number in tokens [i, j) is written.
@@ -473,6 +484,39 @@ func (r *reader) packageSize(a *amount, i int) bool {
 	}
 	// An equivalent of a package size: "1 15-ounce (425 g) can", "1 (15-ounce/425 g) can".
 	return r.followsNever(i, ReasonPackage)
+}
+
+// packageItem gives the count before a package size the container or item after it as its unit or
+// noun: "1 (28 ounce) can" counts cans, "2 10 oz packages" packages, "2 (6 oz) fillets" fillets.
+func (r *reader) packageItem(size *amount, i int) {
+	p := &r.p
+	if len(r.amounts) == 0 {
+		return
+	}
+	count := &r.amounts[len(r.amounts)-1]
+	if count.unit != nil || count.noun != nil {
+		return
+	}
+	k := size.unitEnd
+	if open, in := r.enclosingParen(i); in {
+		k = p.closeParen(open)
+		if k < 0 {
+			return
+		}
+	}
+	for m := 0; m < 3 && k < len(p.toks) && p.toks[k].kind == tWord; m, k = m+1, k+1 {
+		t := p.toks[k]
+		if isSizeWord(t.low) || descriptors[t.low] {
+			continue
+		}
+		if u := lookupUnit(t.text, true); u != "" {
+			count.unit = &UnitSpan{Start: t.start, End: t.end, Key: u}
+			count.unitEnd = k + 1
+		} else {
+			count.noun = r.countedNoun(k)
+		}
+		return
+	}
 }
 
 // countEndsAt reports whether the last scaling amount ends at token j.
