@@ -465,14 +465,22 @@ func (r *reader) packageSize(a *amount, i int) bool {
 			}
 			return r.countEndsAt(j)
 		}
-		return r.bareCountEndsAt(j)
+		if r.bareCountEndsAt(j) {
+			return true
+		}
+		// "1 can tomato sauce (15 oz)": a bare measure in parentheses after a counted container.
+		if n := len(r.amounts); n > 0 && r.amounts[n-1].unit != nil && isContainer(p.line[r.amounts[n-1].unit.Start:r.amounts[n-1].unit.End]) &&
+			a.unit != nil && measureUnits[a.unit.Key] && open == i-1 && p.closeParen(open) == a.unitEnd+1 {
+			return true
+		}
+		return false
 	}
 	// A measure right after a bare count, maybe after size words: "1 large 28-oz can".
 	if a.unit == nil || !(measureUnits[a.unit.Key] || isDimensionKey(a.unit.Key)) {
 		return false
 	}
 	j := i - 1
-	for j >= 0 && p.toks[j].kind == tWord && (isSizeWord(p.toks[j].low) || descriptors[p.toks[j].low]) {
+	for j >= 0 && p.toks[j].kind == tWord && !countWords[p.toks[j].low] && (isSizeWord(p.toks[j].low) || descriptors[p.toks[j].low]) {
 		j--
 	}
 	if r.bareCountEndsAt(j) {
@@ -591,7 +599,7 @@ func (r *reader) perItem(a *amount, i int) Reason {
 		if p.toks[n].kind != tWord {
 			break
 		}
-		if p.isWord(n, "per", "pro", "je", "par") && p.tok(n+1) != nil && p.toks[n+1].kind == tWord ||
+		if p.isWord(n, "per", "pro", "je", "par") && p.tok(n+1) != nil && p.toks[n+1].kind == tWord && !articles[p.toks[n+1].low] ||
 			p.isWord(n, "for", "a", "an") && p.isWord(n+1, "each", "every") {
 			return ReasonRate
 		}
@@ -632,11 +640,16 @@ func (r *reader) dimension(a *amount, i int) Reason {
 	if isThicknessWord(w) || cutWords[w] || panWords[w] || p.isWord(k, "x", "×") {
 		return ReasonDimension
 	}
-	// A length in the first amount of the line, or the equivalent of one.
+	// A length in the first amount of the line, or the equivalent of one: right after it, or
+	// alone in parentheses later ("1 inch fresh ginger, (grated (2.5cm))").
 	if len(r.amounts) == 0 {
 		return ""
 	}
 	last := r.amounts[len(r.amounts)-1]
+	if open, in := r.enclosingParen(i); in && len(r.amounts) == 1 && last.unit != nil && isDimensionKey(last.unit.Key) &&
+		open == i-1 && p.closeParen(open) == a.unitEnd+1 {
+		return ""
+	}
 	if last.unit != nil && isDimensionKey(last.unit.Key) && len(r.amounts) == 1 {
 		j := i - 1
 		for j >= 0 && p.toks[j].kind == tPunct && (p.toks[j].text == "(" || p.toks[j].text == "/") {
@@ -765,6 +778,9 @@ var cutWords = setOf("cubes", "cube", "pieces", "chunks", "chunk", "dice", "dice
 var panWords = setOf("pan", "pans", "dish", "tin", "skillet", "mold", "mould", "ramekin", "ramekins", "springform",
 	"crust", "crusts", "shell", "shells", "tortilla", "tortillas", "round", "baking", "cake", "pie", "tart", "loaf",
 	"pizza", "cutter", "ring", "square", "plate", "pot", "frying", "sheet", "form")
+
+// articles after "per" make it the Italian or French "for" ("di cui 2 cucchiai per la salsa").
+var articles = setOf("la", "il", "lo", "le", "i", "gli", "l", "un", "una", "uno", "the", "a", "an", "des", "les")
 
 // countWords count items in words; a measure after them is the size of each ("one 15-ounce can").
 var countWords = setOf("a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",

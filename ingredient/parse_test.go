@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/parse/lines.golden.json")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata (parse/lines.golden.json, scaling/reader.golden.jsonl)")
 
 func f(v float64) *float64 { return &v }
 

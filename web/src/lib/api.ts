@@ -8,6 +8,8 @@
  * - Every failure is an ApiError built from the `{"error":{code,message,fields}}` body.
  */
 
+import type { IngredientAmount } from './scaling';
+
 export type Role = 'USER' | 'ADMIN';
 export type Visibility = 'PRIVATE' | 'SHARED' | 'PUBLIC';
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -25,6 +27,8 @@ export interface User {
 export interface Ingredient {
   id: string;
   text: string;
+  /** Output only: the quantities the servings scaler rewrites (see lib/scaling.ts). */
+  amounts?: IngredientAmount[];
 }
 export interface Step {
   id: string;

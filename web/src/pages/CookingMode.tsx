@@ -4,7 +4,7 @@ import { api, type Mapping, type Recipe } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { useAsync, useTitle } from '../lib/hooks';
 import { flattenSteps, ingredientsByStep, useServings } from '../lib/recipe';
-import { scaleIngredientLine } from '../lib/scaling';
+import { scaleIngredient } from '../lib/scaling';
 import { factorFor, ServingsControl } from '../components/ServingsControl';
 import { ErrorView, PageSkeleton } from '../components/ui';
 
@@ -186,7 +186,7 @@ function Cook({ recipe, mappings }: { recipe: Recipe; mappings: Mapping[] }) {
               <ul>
                 {shownIngredients.map((i) => (
                   <li key={i.id} data-testid="cook-ingredient" className={showAll && mapped.includes(i) ? 'hl' : ''}>
-                    {scaleIngredientLine(i.text, factor)}
+                    {scaleIngredient(i, factor)}
                   </li>
                 ))}
               </ul>

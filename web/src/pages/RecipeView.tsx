@@ -5,7 +5,7 @@ import { recipeToInput, useServings } from '../lib/recipe';
 import { useAuth } from '../lib/auth';
 import { formatMinutes } from '../lib/format';
 import { useAsync, useTitle } from '../lib/hooks';
-import { scaleIngredientLine } from '../lib/scaling';
+import { scaleIngredient } from '../lib/scaling';
 import { RecipeImage } from '../components/RecipeImage';
 import { factorFor, ServingsControl } from '../components/ServingsControl';
 import { ConfirmDialog, ErrorView, Field, fieldError, FormError, PageSkeleton } from '../components/ui';
@@ -86,6 +86,9 @@ export default function RecipeView() {
             <Link className="button" to={`/recipes/${recipe.id}/cook${q}`} data-testid="cook-mode-link">
               Start cooking
             </Link>
+            <button type="button" className="secondary" onClick={() => window.print()} data-testid="print-recipe">
+              Print
+            </button>
             {owner && (
               <>
                 <Link className="button secondary" to={`/recipes/${recipe.id}/edit`} data-testid="edit-recipe">
@@ -118,6 +121,10 @@ export default function RecipeView() {
           <div className="section-head">
             <h2 id="ingredients-h">Ingredients</h2>
             <ServingsControl base={recipe.servings} value={servings} onChange={setServings} />
+            {/* Printed instead of the control: what the amounts below are for. */}
+            <p className="print-only" data-testid="print-servings">
+              {recipe.servings ? `For ${servings} servings` : factor !== 1 ? `Scaled ×${factor}` : ''}
+            </p>
           </div>
           {recipe.ingredientSections.map((s, si) => (
             <div key={si} className="ing-section">
@@ -125,7 +132,7 @@ export default function RecipeView() {
               <ul className="ing-list">
                 {s.ingredients.map((i) => (
                   <li key={i.id} data-testid="ingredient-line">
-                    {scaleIngredientLine(i.text, factor)}
+                    {scaleIngredient(i, factor)}
                   </li>
                 ))}
               </ul>
