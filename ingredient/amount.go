@@ -39,6 +39,9 @@ type Amount struct {
 	// Unit is the unit written after the number ("cup", "g", "inch"), with a normalized key that
 	// is the same for every spelling of it ("tablespoons", "Tbsp.", "T" → "tbsp").
 	Unit *UnitSpan `json:"unit,omitempty"`
+	// ValueUnit is the unit written again after the lower number of a range ("1 cup to 1 1/2
+	// cups"): the same key as Unit, which follows the upper number.
+	ValueUnit *UnitSpan `json:"valueUnit,omitempty"`
 	// Noun is the word counted by a number without a unit ("2 large eggs" → "eggs"): the word that
 	// takes a singular or plural form with the amount. Whether it has two forms is the reader's
 	// client's business (a small table of English words).
@@ -96,7 +99,7 @@ type amount struct {
 	value                          float64
 	max                            *float64
 	style, maxStyle                Style
-	unit                           *UnitSpan // byte offsets
+	unit, valueUnit                *UnitSpan // byte offsets
 	noun                           *Span     // byte offsets
 	// first and last token of the amount and of the unit after it, for the rules that look around.
 	tokStart, tokEnd, unitEnd int
@@ -124,6 +127,9 @@ func (rd Reading) Amounts(line string) []Amount {
 		}
 		if a.unit != nil {
 			v.Unit = &UnitSpan{Start: u[a.unit.Start], End: u[a.unit.End], Key: a.unit.Key}
+		}
+		if a.valueUnit != nil {
+			v.ValueUnit = &UnitSpan{Start: u[a.valueUnit.Start], End: u[a.valueUnit.End], Key: a.valueUnit.Key}
 		}
 		if a.noun != nil {
 			v.Noun = &Span{Start: u[a.noun.Start], End: u[a.noun.End]}
@@ -224,7 +230,7 @@ func (r *reader) quantity(i int) int {
 			prev.unitEnd+1 == i && (p.isPunct(prev.unitEnd, "-", "–", "—") || p.isWord(prev.unitEnd, "to", "or")) && a.value > prev.value {
 			prev.max, prev.maxStyle, prev.valueEnd, prev.maxStart = ptr(a.value), a.style, prev.end, a.start
 			prev.end, prev.tokEnd = a.end, a.tokEnd
-			prev.unit, prev.unitEnd = a.unit, a.unitEnd
+			prev.valueUnit, prev.unit, prev.unitEnd = prev.unit, a.unit, a.unitEnd
 			return next
 		}
 	}

@@ -41,6 +41,8 @@ export interface IngredientAmount {
   maxStart?: number;
   maxStyle?: AmountStyle;
   unit?: { start: number; end: number; key: string };
+  /** The unit written again after the lower number of a range ("1 cup to 1 1/2 cups"). */
+  valueUnit?: { start: number; end: number; key: string };
   noun?: { start: number; end: number };
 }
 
@@ -95,13 +97,8 @@ export function scaleIngredient(ingredient: ScalableIngredient, factor: number):
     } else {
       edits.push({ start: a.start, end: a.end, text: low.text });
     }
-    const word = a.unit ?? a.noun;
-    // "1-inch piece", "15-ounce can": a unit joined by a hyphen is an adjective, with one form.
-    if (word && text[word.start - 1] !== '-') {
-      const before = a.max ?? a.value;
-      const inflected = inflect(text.slice(word.start, word.end), before > 1, shown > 1);
-      if (inflected != null) edits.push({ start: word.start, end: word.end, text: inflected });
-    }
+    agree(edits, text, a.unit ?? a.noun, a.max ?? a.value, shown);
+    if (a.valueUnit) agree(edits, text, a.valueUnit, a.value, low.shown);
   }
   edits.sort((x, y) => y.start - x.start);
   let out = text;
@@ -113,6 +110,14 @@ export function scaleIngredient(ingredient: ScalableIngredient, factor: number):
     limit = e.start;
   }
   return out;
+}
+
+/** Adds the edit that makes word agree with an amount that went from before to shown, if any. */
+function agree(edits: Edit[], text: string, word: { start: number; end: number } | undefined, before: number, shown: number) {
+  // "1-inch piece", "15-ounce can": a unit joined by a hyphen is an adjective, with one form.
+  if (!word || text[word.start - 1] === '-') return;
+  const inflected = inflect(text.slice(word.start, word.end), before > 1, shown > 1);
+  if (inflected != null) edits.push({ start: word.start, end: word.end, text: inflected });
 }
 
 /** Writes value in the given input style; shown is the number the text stands for. */
@@ -178,7 +183,8 @@ function decimal(value: number, comma: boolean): { text: string; shown: number }
 
 /**
  * English units and counted nouns with two forms. Only these change, and only when the amount
- * crosses 1; abbreviations ("tsp", "oz", "g") have one form and are not listed.
+ * crosses 1; abbreviations ("tsp", "oz", "g") have one form and are not listed, and neither are
+ * metric words that other languages spell the same ("10 gram" in Danish, "1 kilogram" in Polish).
  */
 const FORMS: Array<[singular: string, plural: string]> = [
   ['cup', 'cups'],
@@ -186,12 +192,6 @@ const FORMS: Array<[singular: string, plural: string]> = [
   ['teaspoon', 'teaspoons'],
   ['ounce', 'ounces'],
   ['pound', 'pounds'],
-  ['gram', 'grams'],
-  ['kilogram', 'kilograms'],
-  ['liter', 'liters'],
-  ['litre', 'litres'],
-  ['milliliter', 'milliliters'],
-  ['millilitre', 'millilitres'],
   ['quart', 'quarts'],
   ['pint', 'pints'],
   ['gallon', 'gallons'],
@@ -206,6 +206,7 @@ const FORMS: Array<[singular: string, plural: string]> = [
   ['jar', 'jars'],
   ['bottle', 'bottles'],
   ['package', 'packages'],
+  ['pack', 'packs'],
   ['packet', 'packets'],
   ['box', 'boxes'],
   ['bag', 'bags'],
