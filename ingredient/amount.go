@@ -42,9 +42,9 @@ type Amount struct {
 	// ValueUnit is the unit written again after the lower number of a range ("1 cup to 1 1/2
 	// cups"): the same key as Unit, which follows the upper number.
 	ValueUnit *UnitSpan `json:"valueUnit,omitempty"`
-	// Noun is the word counted by a number without a unit ("2 large eggs" → "eggs"): the word that
-	// takes a singular or plural form with the amount. Whether it has two forms is the reader's
-	// client's business (a small table of English words).
+	// Noun, for a number without a unit, spans the words naming what it counts ("2 large eggs" →
+	// "eggs", "1 large loaf brioche bread" → "loaf brioche bread"). The client makes the last of
+	// them that has two forms in its small table of English words agree with the amount.
 	Noun *Span `json:"noun,omitempty"`
 }
 
@@ -300,9 +300,10 @@ func (r *reader) readAmount(i int) (amount, int) {
 	return a, j
 }
 
-// countedNoun finds the word counted by a number without a unit, starting at token k: the last word
-// of the name that follows, before any describing word ("2 large eggs, beaten" → "eggs", "1 red
-// onion" → "onion", "1 lemon, juiced" → "lemon").
+// countedNoun finds the words naming what a number without a unit counts, starting at token k: the
+// name that follows, without the describing words around it ("2 large eggs, beaten" → "eggs", "1
+// red onion" → "red onion", "1 large loaf brioche bread" → "loaf brioche bread"). Which of them
+// agrees with the number is the client's table's business.
 func (r *reader) countedNoun(k int) *Span {
 	p := &r.p
 	var noun *Span
@@ -317,7 +318,10 @@ func (r *reader) countedNoun(k int) *Span {
 			}
 			continue
 		}
-		noun = &Span{Start: t.start, End: t.end}
+		if noun == nil {
+			noun = &Span{Start: t.start, End: t.end}
+		}
+		noun.End = t.end
 	}
 	return noun
 }

@@ -28,7 +28,7 @@ VG = "".join(VULGAR)
 
 def parse_number(text):
     """Returns (value, style) of a number as written."""
-    m = re.fullmatch(r"(\d+)(\s+|-)(\d+)([/⁄])(\d+)", text)
+    m = re.fullmatch(r"(\d+)(\s+and\s+|\s+|-)(\d+)([/⁄])(\d+)", text)
     if m:
         style = "fraction-slash" if m[4] == "⁄" else "hyphen-fraction" if m[2] == "-" else "ascii-fraction"
         return int(m[1]) + Fraction(int(m[3]), int(m[5])), style

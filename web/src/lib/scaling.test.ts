@@ -116,6 +116,27 @@ describe('scaleIngredient', () => {
     expect(scaleIngredient(ing, 0.5)).toBe('🥚 1 egg');
   });
 
+  it('inflects the last word of a counted name that the table knows', () => {
+    const ing = { text: '1 large loaf brioche bread', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 8, end: 26 } } as IngredientAmount] };
+    expect(scaleIngredient(ing, 2)).toBe('2 large loaves brioche bread');
+    const unknown = { text: '1 salmon steak', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 14 } } as IngredientAmount] };
+    expect(scaleIngredient(unknown, 2)).toBe('2 salmon steak');
+  });
+
+  it('makes each unit of a range written with two agree with its own number', () => {
+    const ing = {
+      text: '1 cup to 1 1/2 cups milk',
+      amounts: [
+        {
+          start: 0, end: 14, value: 1, style: 'integer', valueEnd: 1, max: 1.5, maxStart: 9, maxStyle: 'ascii-fraction',
+          valueUnit: { start: 2, end: 5, key: 'cup' }, unit: { start: 15, end: 19, key: 'cup' },
+        } as IngredientAmount,
+      ],
+    };
+    expect(scaleIngredient(ing, 2)).toBe('2 cups to 3 cups milk');
+    expect(scaleIngredient(ing, 0.5)).toBe('1/2 cup to 3/4 cup milk');
+  });
+
   it('keeps a hyphenated unit as written', () => {
     const ing = { text: '1 1-inch piece ginger', amounts: [{ start: 0, end: 1, value: 1, style: 'integer' } as IngredientAmount] };
     expect(scaleIngredient(ing, 2)).toBe('2 1-inch piece ginger');

@@ -43,6 +43,7 @@ export interface IngredientAmount {
   unit?: { start: number; end: number; key: string };
   /** The unit written again after the lower number of a range ("1 cup to 1 1/2 cups"). */
   valueUnit?: { start: number; end: number; key: string };
+  /** For a number without a unit, the words naming what it counts. */
   noun?: { start: number; end: number };
 }
 
@@ -97,7 +98,7 @@ export function scaleIngredient(ingredient: ScalableIngredient, factor: number):
     } else {
       edits.push({ start: a.start, end: a.end, text: low.text });
     }
-    agree(edits, text, a.unit ?? a.noun, a.max ?? a.value, shown);
+    agree(edits, text, a.unit ?? lastInTable(text, a.noun), a.max ?? a.value, shown);
     if (a.valueUnit) agree(edits, text, a.valueUnit, a.value, low.shown);
   }
   edits.sort((x, y) => y.start - x.start);
@@ -110,6 +111,19 @@ export function scaleIngredient(ingredient: ScalableIngredient, factor: number):
     limit = e.start;
   }
   return out;
+}
+
+/** The last word within span that has two forms in the table ("loaf brioche bread" → "loaf"). */
+function lastInTable(text: string, span: { start: number; end: number } | undefined) {
+  if (!span) return undefined;
+  const words = /[\p{L}\p{M}'’-]+/gu;
+  words.lastIndex = span.start;
+  let found: { start: number; end: number } | undefined;
+  for (let m = words.exec(text); m && m.index < span.end; m = words.exec(text)) {
+    const w = m[0].toLowerCase();
+    if (PLURAL.has(w) || SINGULAR.has(w)) found = { start: m.index, end: m.index + m[0].length };
+  }
+  return found;
 }
 
 /** Adds the edit that makes word agree with an amount that went from before to shown, if any. */
@@ -244,6 +258,8 @@ const FORMS: Array<[singular: string, plural: string]> = [
   ['leaf', 'leaves'],
   ['tortilla', 'tortillas'],
   ['bun', 'buns'],
+  ['block', 'blocks'],
+  ['loaf', 'loaves'],
 ];
 const PLURAL = new Map(FORMS);
 const SINGULAR = new Map(FORMS.map(([s, p]) => [p, s]));
