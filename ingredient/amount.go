@@ -167,6 +167,7 @@ type reader struct {
 	amounts []amount
 	// heading is set for a line that only names a section ("For 6-8 cocktails:").
 	heading bool
+	openers []int // see enclosingParen
 }
 
 func (r *reader) read() {
@@ -672,34 +673,45 @@ func (r *reader) dimension(a *amount, i int) Reason {
 	return ReasonDimension
 }
 
-// enclosingParen returns the token index of the "(" or "[" that encloses token i.
+// enclosingParen returns the token index of the "(" or "[" that encloses token i. The openers are
+// found once per line, so a line full of parentheses stays linear.
 func (r *reader) enclosingParen(i int) (int, bool) {
 	p := &r.p
-	depth := 0
-	for j := i - 1; j >= 0; j-- {
-		t := p.toks[j]
-		if t.kind != tPunct {
-			continue
-		}
-		switch t.text {
-		case ")", "]":
-			depth++
-		case "(", "[":
-			if depth == 0 {
-				return j, true
+	if r.openers == nil {
+		r.openers = make([]int, len(p.toks))
+		var stack []int
+		for j, t := range p.toks {
+			r.openers[j] = -1
+			if n := len(stack); n > 0 {
+				r.openers[j] = stack[n-1]
 			}
-			depth--
+			if t.kind != tPunct {
+				continue
+			}
+			switch t.text {
+			case "(", "[":
+				stack = append(stack, j)
+			case ")", "]":
+				if n := len(stack); n > 0 {
+					stack = stack[:n-1]
+				}
+			}
 		}
 	}
-	return 0, false
+	if i < 0 || i >= len(r.openers) || r.openers[i] < 0 {
+		return 0, false
+	}
+	return r.openers[i], true
 }
 
-// parenHas reports whether the parenthesis opened at token open holds one of the words.
+// parenHas reports whether the parenthesis opened at token open holds one of the words. It looks
+// at most 40 tokens in: an aside in an ingredient line is a few words, and a line of unclosed
+// parentheses must not make every number scan to the end.
 func (r *reader) parenHas(open int, words ...string) bool {
 	p := &r.p
 	end := p.closeParen(open)
-	if end < 0 {
-		end = len(p.toks)
+	if end < 0 || end > open+40 {
+		end = min(len(p.toks), open+40)
 	}
 	for j := open + 1; j < end; j++ {
 		for _, w := range words {
