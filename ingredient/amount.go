@@ -107,7 +107,11 @@ type amount struct {
 
 // ReadAmounts finds every number in line and tells the amounts that scale from those that do not.
 func ReadAmounts(line string) Reading {
-	r := reader{p: parser{line: line, toks: lex(line)}}
+	return readAmounts(line, lex(line))
+}
+
+func readAmounts(line string, toks []token) Reading {
+	r := reader{p: parser{line: line, toks: toks}}
 	r.read()
 	return Reading{Numbers: r.numbers, amounts: r.amounts}
 }
@@ -118,7 +122,10 @@ func (rd Reading) Amounts(line string) []Amount {
 	if len(rd.amounts) == 0 {
 		return out
 	}
-	u := utf16Offsets(line)
+	u := identity
+	if !isASCII(line) {
+		u = utf16Offsets(line)
+	}
 	for _, a := range rd.amounts {
 		v := Amount{Start: u[a.start], End: u[a.end], Value: a.value, Style: a.style}
 		if a.max != nil {
@@ -137,6 +144,29 @@ func (rd Reading) Amounts(line string) []Amount {
 		out = append(out, v)
 	}
 	return out
+}
+
+// identity is the offset map of an ASCII line, where a byte is a UTF-16 code unit; most lines are.
+var identity = func() []int {
+	m := make([]int, maxIdentity)
+	for i := range m {
+		m[i] = i
+	}
+	return m
+}()
+
+const maxIdentity = 1 << 12
+
+func isASCII(s string) bool {
+	if len(s) >= maxIdentity {
+		return false // utf16Offsets covers long lines
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // utf16Offsets maps every byte offset of s (and len(s)) to its offset in UTF-16 code units. Bytes

@@ -3,6 +3,8 @@ package ingredient
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -140,4 +142,43 @@ func FuzzReadAmounts(f *testing.F) {
 			t.Fatalf("%d bytes took %v", len(line), d)
 		}
 	})
+}
+
+// vectorLines are the lines of the shared scaling vectors: real lines, most with second amounts.
+func vectorLines(b *testing.B) []string {
+	raw, err := os.ReadFile(filepath.Join("testdata", "scaling", "vectors.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var vs scalingVectors
+	if err := json.Unmarshal(raw, &vs); err != nil {
+		b.Fatal(err)
+	}
+	lines := make([]string, len(vs.Vectors))
+	for i, v := range vs.Vectors {
+		lines[i] = v.Line
+	}
+	return lines
+}
+
+// BenchmarkDescribe reads a line from scratch: what a recipe read costs when the memo misses.
+func BenchmarkDescribe(b *testing.B) {
+	lines := vectorLines(b)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		Describe(lines[i%len(lines)])
+	}
+}
+
+// BenchmarkMemoDescribe is the GET /api/recipes/:id path once the lines were seen.
+func BenchmarkMemoDescribe(b *testing.B) {
+	lines := vectorLines(b)
+	m := NewMemo(50_000)
+	for _, l := range lines {
+		m.Describe(l)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		m.Describe(lines[i%len(lines)])
+	}
 }

@@ -31,7 +31,8 @@ type Parsed struct {
 // Parse splits one ingredient line into quantity, unit, name and notes. It never fails: a line it
 // cannot read comes back with only the parts it found (often just Name).
 func Parse(line string) Parsed {
-	return Describe(line).Parsed
+	p, _ := readLine(line)
+	return p
 }
 
 // Line is an ingredient line as the API shows it: the text as written, its parts, and the amounts
@@ -46,8 +47,15 @@ type Line struct {
 // quantities, and Parsed takes its quantity from the first of them, so the parts shown beside a
 // line and the servings scaling never disagree.
 func Describe(line string) Line {
-	rd := ReadAmounts(line)
-	parts := parseParts(line)
+	parts, rd := readLine(line)
+	return Line{Text: line, Parsed: parts, Amounts: rd.Amounts(line)}
+}
+
+// readLine lexes the line once for both the parts and the amounts.
+func readLine(line string) (Parsed, Reading) {
+	toks := lex(line)
+	rd := readAmounts(line, toks)
+	parts := parseParts(line, toks)
 	parts.Quantity, parts.QuantityMax = nil, nil
 	for _, a := range rd.amounts {
 		// A length heads a line only for foods sold by the piece ("2 inch ginger"); it is not a
@@ -58,17 +66,16 @@ func Describe(line string) Line {
 		parts.Quantity, parts.QuantityMax = ptr(a.value), a.max
 		break
 	}
-	return Line{Text: line, Parsed: parts, Amounts: rd.Amounts(line)}
+	return parts, rd
 }
 
-// parseParts finds the unit, name and notes of a line (and a provisional quantity, which Describe
-// replaces with the reader's).
-func parseParts(line string) Parsed {
+// parseParts finds the unit, name and notes of a line from its tokens (and a provisional
+// quantity, which readLine replaces with the reader's).
+func parseParts(line string, toks []token) Parsed {
 	trimmed := strings.TrimSpace(line)
 	if trimmed == "" {
 		return Parsed{}
 	}
-	toks := lex(line)
 	// "For the sauce:", "To serve" or "For the topping" is a section heading pasted into the list,
 	// not an ingredient. "For garnish: parsley" names one after the colon.
 	if !hasNumber(toks) {
@@ -80,7 +87,7 @@ func parseParts(line string) Parsed {
 	if first := strings.ToLower(strings.Fields(trimmed)[0]); (first == "for" || first == "to") && strings.Contains(line, ":") {
 		colon := strings.Index(line, ":")
 		head := strings.TrimSpace(line[:colon])
-		p := parser{line: line, toks: lex(line)}
+		p := parser{line: line, toks: toks}
 		// Parse the part after the colon in place, so the name stays a slice of the line.
 		for k, t := range p.toks {
 			if t.start > colon {
