@@ -9,10 +9,10 @@ import (
 // Parsed is an ingredient line split into its parts. The original line is not part of it: callers
 // keep the text as written and show these parts beside it.
 //
-// Quantity is nil when the line has no amount written in digits ("salt to taste", "a pinch of
-// nutmeg", "two eggs"): the same rule the web client's servings scaling uses, so a line the client
-// does not scale has no quantity here. A range ("2-3", "2 to 3") sets QuantityMax too. Package sizes
-// ("1 (14 oz) can") are not the quantity: Quantity is 1, Unit "can", and "14 oz" is a note.
+// Quantity is the first amount the amounts reader scales (ReadAmounts), so it is nil when the line
+// has no amount written in digits ("salt to taste", "a pinch of nutmeg", "two eggs") and a line the
+// client does not scale has no quantity here. A range ("2-3", "2 to 3") sets QuantityMax too. Package
+// sizes ("1 (14 oz) can") are not the quantity: Quantity is 1, Unit "can", and "14 oz" is a note.
 //
 // Name is the food, taken verbatim from the line (so it is always a substring of it): descriptive and
 // preparation words around it go to Notes ("1 cup finely chopped onion" → "onion", notes "finely
@@ -228,9 +228,6 @@ func (p *parser) parse() Parsed {
 	if p.out.Name == "" && p.out.Unit == unitClove && p.toks[unitAt].kind == tWord {
 		// "3 whole cloves": the spice, not garlic cloves.
 		p.out.Name, p.out.Unit = p.toks[unitAt].text, ""
-	}
-	if p.out.Quantity != nil && p.out.QuantityMax != nil && *p.out.QuantityMax < *p.out.Quantity {
-		p.out.Quantity, p.out.QuantityMax = p.out.QuantityMax, p.out.Quantity
 	}
 	p.out.Notes = strings.Join(p.notes, "; ")
 	return p.out
