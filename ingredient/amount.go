@@ -233,6 +233,8 @@ func wordNumberReason(w string) Reason {
 		return ReasonDimension
 	case strings.HasSuffix(w, "st") || strings.HasSuffix(w, "nd") || strings.HasSuffix(w, "rd") || strings.HasSuffix(w, "th"):
 		return ReasonReference
+	case (strings.HasSuffix(w, "f") || strings.HasSuffix(w, "c")) && strings.Trim(w[:len(w)-1], "0123456789.") == "":
+		return ReasonTemperature // "350F", "180C"
 	}
 	return ReasonName
 }
@@ -295,6 +297,8 @@ func (r *reader) readAmount(i int) (amount, int) {
 	k := j
 	if p.isPunct(k, "-") && !p.toks[k].spaceBefore {
 		k++
+	} else if p.isPunct(k, "-", "–") && p.tok(k+1) != nil && p.toks[k+1].kind == tWord && measureUnits[lookupUnit(p.toks[k+1].text, true)] {
+		k++ // "13.5 – ounce can"
 	}
 	if t := p.tok(k); t != nil {
 		switch {
@@ -451,8 +455,9 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 			return ReasonPrice
 		case after.kind == tWord && timeWords[strings.TrimSuffix(after.low, ".")]:
 			return ReasonTime
-		case after.kind == tWord && servingWords[after.low]:
-			return ReasonReference // "for 4 people"
+		case after.kind == tWord && servingWords[after.low] && (prev != nil && prev.kind == tWord && yieldWords[prev.low] ||
+			p.tok(next+1) == nil || p.toks[next+1].kind == tPunct):
+			return ReasonReference // "for 4 people", "(6 servings)"; "4 portions sea bass" counts portions
 		case after.kind == tWord && (after.low == "x" || after.low == "×") && p.tok(next+1) != nil && p.toks[next+1].kind == tNum:
 			// "9 x 13 inch pan" is a dimension; "2 x 400 g tins" counts tins.
 			b, _ := r.readAmount(next + 1)
@@ -465,6 +470,10 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 		case after.kind == tWord && a.unit == nil && nameNumberWords[after.low]:
 			return ReasonName // "Chinese 5 spice"
 		}
+	}
+	// The equivalent of a temperature is one too: "80F (26C)".
+	if r.followsNever(i, ReasonTemperature) {
+		return ReasonTemperature
 	}
 	if r.packageSize(a, i) {
 		return ReasonPackage
@@ -483,6 +492,9 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 // "1 bone-in 4-5 pound pork shoulder", "1 can (14 oz)", "1 jar (8 ounce size)".
 func (r *reader) packageSize(a *amount, i int) bool {
 	p := &r.p
+	if r.sizeAfterCount(a, i) {
+		return true
+	}
 	open, inParen := r.enclosingParen(i)
 	if inParen {
 		if r.parenHas(open, "or", "total", "plus", "+") {
@@ -516,7 +528,14 @@ func (r *reader) packageSize(a *amount, i int) bool {
 		}
 		return false
 	}
-	// A measure right after a bare count, maybe after size words: "1 large 28-oz can".
+	// An equivalent of a package size: "1 15-ounce (425 g) can", "1 (15-ounce/425 g) can".
+	return r.followsNever(i, ReasonPackage)
+}
+
+// sizeAfterCount reports a measure right after a bare count, maybe after size words: "1 large
+// 28-oz can", "(or 4 5-oz portions)".
+func (r *reader) sizeAfterCount(a *amount, i int) bool {
+	p := &r.p
 	if a.unit == nil || !(measureUnits[a.unit.Key] || isDimensionKey(a.unit.Key)) {
 		return false
 	}
@@ -528,11 +547,7 @@ func (r *reader) packageSize(a *amount, i int) bool {
 		return true
 	}
 	// A count written as a word: "one 15-ounce can", "a 28-ounce can", "four 8-ounce packages".
-	if j >= 0 && p.toks[j].kind == tWord && countWords[p.toks[j].low] && (j == 0 || p.toks[j-1].kind != tWord) {
-		return true
-	}
-	// An equivalent of a package size: "1 15-ounce (425 g) can", "1 (15-ounce/425 g) can".
-	return r.followsNever(i, ReasonPackage)
+	return j >= 0 && p.toks[j].kind == tWord && countWords[p.toks[j].low] && (j == 0 || p.toks[j-1].kind != tWord)
 }
 
 // packageItem gives the count before a package size the container or item after it as its unit or
@@ -817,6 +832,9 @@ var temperatureWords = setOf("degrees", "degree", "deg", "fahrenheit", "celsius"
 var timeWords = setOf("minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "second", "seconds", "sec",
 	"secs", "day", "days", "week", "weeks", "minuten", "minuti", "minutos", "stunden", "stunde", "heures", "heure",
 	"ore", "horas", "overnight")
+
+// yieldWords before a number make it the yield of the recipe.
+var yieldWords = setOf("for", "serves", "makes", "feeds", "yields", "yield", "für", "pour", "per")
 
 var servingWords = setOf("servings", "serving", "people", "persons", "person", "portions", "portion", "personnes",
 	"personen", "persone", "porciones", "cocktails", "drinks")

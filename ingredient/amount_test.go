@@ -40,6 +40,11 @@ func TestReadAmountsReasons(t *testing.T) {
 		{"For 6-8 cocktails:", []string{"6-8 reference"}},
 		{"3 cups spinach ($1.61)", []string{"3+", "1.61 price"}},
 		{"1 cup to 1 1/2 cups milk", []string{"1+", "1 1/2+"}},
+		{"1 cup warm milk - 80F (26C)", []string{"1+", "80f temperature", "26 temperature"}},
+		{"1 whole salmon fillet (or 4 5-oz portions)", []string{"1+", "4+", "5 package-size"}},
+		{"1 13.5 – ounce can coconut milk", []string{"1+", "13.5 package-size"}},
+		{"4 portions sea bass", []string{"4+"}},
+		{"Sauce (4 servings)", []string{"4 reference"}},
 	}
 	for _, tt := range tests {
 		rd := ReadAmounts(tt.line)
