@@ -109,15 +109,35 @@ def segments(marked):
     return out
 
 
+RANGE_SEP = re.compile(r"\s*(?:-|–|—|to|or|à|bis|a)\s*")
+BORROWS = ("unicode", "unicode-spaced", "fraction-slash")
+
+
+def range_styles(segs):
+    """Styles of the numbers, where a whole number at one end of a range ("[½]-[1]") takes the
+    fraction style of the other end, so "½-1" × 1.5 reads "¾-1½"."""
+    nums = [i for i, s in enumerate(segs) if s[0] == "num"]
+    styles = {i: parse_number(segs[i][1])[1] for i in nums}
+    for a, b in zip(nums, nums[1:]):
+        if b == a + 2 and segs[a + 1][0] == "text" and RANGE_SEP.fullmatch(segs[a + 1][1]):
+            sa, sb = styles[a], styles[b]
+            if sa == "integer" and sb in BORROWS:
+                styles[a] = sb
+            elif sb == "integer" and sa in BORROWS:
+                styles[b] = sa
+    return styles
+
+
 def render(segs, line, factor, forms):
     """The line at factor; with factor None, the line as written, choosing each word's written form
     (appended to forms) by the line, or by the number before it when there is no line."""
     text, last_value, last_shown, numbers, k = "", None, None, [], 0
-    for s in segs:
+    styles = range_styles(segs)
+    for idx, s in enumerate(segs):
         if s[0] == "text":
             text += s[1]
         elif s[0] == "num":
-            value, style = parse_number(s[1])
+            value, style = parse_number(s[1])[0], styles[idx]
             start = len(text.encode("utf-16-le")) // 2
             if factor is None:
                 out, shown = s[1], value

@@ -12,7 +12,8 @@
  *   The same rule holds for every unit and every size of number.
  * - Each number keeps its input style: unicode fractions stay unicode ("1½", "¾"), "1-1/2" stays
  *   hyphenated, U+2044 stays U+2044, a decimal comma stays a comma, and a decimal input gives a
- *   decimal output when the result is exact in two places.
+ *   decimal output when the result is exact in two places. A whole number at one end of a range
+ *   takes the fraction style of the other end ("½-1" × 1.5 → "¾-1½").
  * - An English unit or counted noun from a small table takes its singular or plural form when the
  *   amount crosses 1 ("1 cup" → "2 cups", "2 eggs" → "1 egg"); abbreviations and unknown words
  *   stay as written. Nothing else in the line changes.
@@ -88,10 +89,11 @@ export function scaleIngredient(ingredient: ScalableIngredient, factor: number):
   if (!Number.isFinite(factor) || factor <= 0 || factor === 1 || !amounts || amounts.length === 0) return text;
   const edits: Edit[] = [];
   for (const a of amounts) {
-    const low = formatAmount(a.value * factor, a.style);
+    const maxStyle = a.maxStyle ?? a.style;
+    const low = formatAmount(a.value * factor, a.max != null ? rangeStyle(a.style, maxStyle) : a.style);
     let shown = low.shown;
     if (a.max != null && a.valueEnd != null && a.maxStart != null) {
-      const high = formatAmount(a.max * factor, a.maxStyle ?? a.style);
+      const high = formatAmount(a.max * factor, rangeStyle(maxStyle, a.style));
       edits.push({ start: a.start, end: a.valueEnd, text: low.text });
       edits.push({ start: a.maxStart, end: a.end, text: high.text });
       shown = high.shown;
@@ -124,6 +126,14 @@ function lastInTable(text: string, span: { start: number; end: number } | undefi
     if (PLURAL.has(w) || SINGULAR.has(w)) found = { start: m.index, end: m.index + m[0].length };
   }
   return found;
+}
+
+/**
+ * The style of one end of a range: a whole number paired with a unicode fraction or a U+2044 one
+ * writes its fractions the same way ("½-1" × 1.5 → "¾-1½", not "¾-1 1/2").
+ */
+function rangeStyle(own: AmountStyle, other: AmountStyle): AmountStyle {
+  return own === 'integer' && (other === 'unicode' || other === 'unicode-spaced' || other === 'fraction-slash') ? other : own;
 }
 
 /** Adds the edit that makes word agree with an amount that went from before to shown, if any. */
