@@ -73,8 +73,9 @@ def decimal(x, comma):
     return (text.replace(".", ",") if comma else text), shown
 
 
-def fmt(x, style):
-    """Writes x in the style of the input number; returns (text, the value the text stands for)."""
+def fmt(x, style, sep=" "):
+    """Writes x in the style of the input number; returns (text, the value the text stands for).
+    sep joins the whole number and the fraction, as the input's mixed number did ("1 and 1/2")."""
     comma = style == "decimal-comma"
     if style in ("decimal", "decimal-comma") and (x * 100).denominator == 1:
         return decimal(x, comma)
@@ -89,12 +90,12 @@ def fmt(x, style):
     if style == "unicode":
         return ws + GLYPH[(n, d)], shown
     if style == "unicode-spaced":
-        return (ws + " " if ws else "") + GLYPH[(n, d)], shown
+        return (ws + sep if ws else "") + GLYPH[(n, d)], shown
     if style == "hyphen-fraction":
         return (ws + "-" if ws else "") + f"{n}/{d}", shown
     if style == "fraction-slash":
-        return (ws + " " if ws else "") + f"{n}\u2044{d}", shown
-    return (ws + " " if ws else "") + f"{n}/{d}", shown
+        return (ws + sep if ws else "") + f"{n}\u2044{d}", shown
+    return (ws + sep if ws else "") + f"{n}/{d}", shown
 
 
 def segments(marked):
@@ -142,7 +143,8 @@ def render(segs, line, factor, forms):
             if factor is None:
                 out, shown = s[1], value
             else:
-                out, shown = fmt(value * factor, style)
+                m = re.match(r"\d+(\s+(?:and\s+)?)\S", s[1])
+                out, shown = fmt(value * factor, style, m[1] if m else " ")
             text += out
             numbers.append({"start": start, "end": len(text.encode("utf-16-le")) // 2, "value": float(value)})
             last_value, last_shown = value, shown

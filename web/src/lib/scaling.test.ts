@@ -137,6 +137,20 @@ describe('scaleIngredient', () => {
     expect(scaleIngredient(ing, 0.5)).toBe('1/2 cup to 3/4 cup milk');
   });
 
+  it('keeps what joins a mixed number as written', () => {
+    const and = { text: '1 and 1/2 cups water', amounts: [{ start: 0, end: 9, value: 1.5, style: 'ascii-fraction' } as IngredientAmount] };
+    expect(scaleIngredient(and, 1.5)).toBe('2 and 1/4 cups water');
+    const nbsp = { text: '1\u00a0½ cups water', amounts: [{ start: 0, end: 3, value: 1.5, style: 'unicode-spaced' } as IngredientAmount] };
+    expect(scaleIngredient(nbsp, 1.5)).toBe('2\u00a0¼ cups water');
+    const plain = { text: '2 cups water', amounts: [{ start: 0, end: 1, value: 2, style: 'integer' } as IngredientAmount] };
+    expect(scaleIngredient(plain, 0.75)).toBe('1 1/2 cups water');
+  });
+
+  it('leaves a unit written with both forms alone', () => {
+    const ing = { text: '1 tablespoon(s) oil', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', unit: { start: 2, end: 12, key: 'tbsp' } } as IngredientAmount] };
+    expect(scaleIngredient(ing, 2)).toBe('2 tablespoon(s) oil');
+  });
+
   it('keeps a hyphenated unit as written', () => {
     const ing = { text: '1 1-inch piece ginger', amounts: [{ start: 0, end: 1, value: 1, style: 'integer' } as IngredientAmount] };
     expect(scaleIngredient(ing, 2)).toBe('2 1-inch piece ginger');

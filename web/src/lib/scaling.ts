@@ -90,10 +90,11 @@ export function scaleIngredient(ingredient: ScalableIngredient, factor: number):
   const edits: Edit[] = [];
   for (const a of amounts) {
     const maxStyle = a.maxStyle ?? a.style;
-    const low = formatAmount(a.value * factor, a.max != null ? rangeStyle(a.style, maxStyle) : a.style);
+    const lowEnd = a.max != null && a.valueEnd != null ? a.valueEnd : a.end;
+    const low = formatAmount(a.value * factor, a.max != null ? rangeStyle(a.style, maxStyle) : a.style, joint(text.slice(a.start, lowEnd)));
     let shown = low.shown;
     if (a.max != null && a.valueEnd != null && a.maxStart != null) {
-      const high = formatAmount(a.max * factor, rangeStyle(maxStyle, a.style));
+      const high = formatAmount(a.max * factor, rangeStyle(maxStyle, a.style), joint(text.slice(a.maxStart, a.end)));
       edits.push({ start: a.start, end: a.valueEnd, text: low.text });
       edits.push({ start: a.maxStart, end: a.end, text: high.text });
       shown = high.shown;
@@ -138,14 +139,23 @@ function rangeStyle(own: AmountStyle, other: AmountStyle): AmountStyle {
 
 /** Adds the edit that makes word agree with an amount that went from before to shown, if any. */
 function agree(edits: Edit[], text: string, word: { start: number; end: number } | undefined, before: number, shown: number) {
-  // "1-inch piece", "15-ounce can": a unit joined by a hyphen is an adjective, with one form.
-  if (!word || text[word.start - 1] === '-') return;
+  // "1-inch piece", "15-ounce can": a unit joined by a hyphen is an adjective, with one form;
+  // "tablespoon(s)" already has both.
+  if (!word || text[word.start - 1] === '-' || text[word.end] === '(') return;
   const inflected = inflect(text.slice(word.start, word.end), before > 1, shown > 1);
   if (inflected != null) edits.push({ start: word.start, end: word.end, text: inflected });
 }
 
-/** Writes value in the given input style; shown is the number the text stands for. */
-export function formatAmount(value: number, style: AmountStyle): { text: string; shown: number } {
+/** What joins the whole number and the fraction of a mixed number as written ("1 and 1/2"). */
+function joint(written: string): string | undefined {
+  return /^\d+(\s+(?:and\s+)?)\S/.exec(written)?.[1];
+}
+
+/**
+ * Writes value in the given input style; shown is the number the text stands for. sep joins the
+ * whole number and the fraction of a mixed number (a space unless the input wrote another).
+ */
+export function formatAmount(value: number, style: AmountStyle, sep = ' '): { text: string; shown: number } {
   const comma = style === 'decimal-comma';
   if ((style === 'decimal' || comma) && isExact(value)) return decimal(value, comma);
   const r = readable(value);
@@ -158,13 +168,13 @@ export function formatAmount(value: number, style: AmountStyle): { text: string;
     case 'unicode':
       return { text: w + UNICODE[`${num}/${den}`], shown };
     case 'unicode-spaced':
-      return { text: (w ? `${w} ` : '') + UNICODE[`${num}/${den}`], shown };
+      return { text: (w ? w + sep : '') + UNICODE[`${num}/${den}`], shown };
     case 'hyphen-fraction':
       return { text: (w ? `${w}-` : '') + `${num}/${den}`, shown };
     case 'fraction-slash':
-      return { text: (w ? `${w} ` : '') + `${num}\u2044${den}`, shown };
+      return { text: (w ? w + sep : '') + `${num}\u2044${den}`, shown };
     default:
-      return { text: (w ? `${w} ` : '') + `${num}/${den}`, shown };
+      return { text: (w ? w + sep : '') + `${num}/${den}`, shown };
   }
 }
 
