@@ -98,13 +98,13 @@ type IngredientSection struct {
 }
 
 // Ingredient is one ingredient line. Its id survives edits that send it
-// back, so mappings to steps survive too. The rest is ingredient.Line,
+// back, so mappings to steps survive too. The rest is ingredient.Described,
 // read from the text whenever the recipe is shown (output only; the text
 // stays the source of truth): its parts, and the amounts the client
-// scales. `admin ingredients` prints the same Line for a line of text.
+// scales. `admin ingredients` prints the same for a line of text.
 type Ingredient struct {
 	ID uuid.UUID `json:"id"`
-	ingredient.Line
+	ingredient.Described
 }
 
 // InstructionSection is a named group of steps; "" for a simple recipe.
@@ -142,7 +142,7 @@ func recipeView(r repo.Recipe) Recipe {
 	for i, s := range r.IngredientSections {
 		items := make([]Ingredient, len(s.Items))
 		for j, it := range s.Items {
-			items[j] = Ingredient{ID: it.ID, Line: ingredientLines.Describe(it.Text)}
+			items[j] = Ingredient{ID: it.ID, Described: ingredientLines.Describe(it.Text)}
 		}
 		v.IngredientSections[i] = IngredientSection{Name: s.Name, Ingredients: items}
 	}

@@ -12,7 +12,7 @@ import (
 const maxLineBytes = 1 << 20
 
 // WriteLines reads ingredient lines from r, one per line, and writes one JSON object per input line
-// to w, in input order: exactly the Line the API gives for that text (`admin ingredients`). A
+// to w, in input order: exactly the Described the API gives for that text (`admin ingredients`). A
 // trailing "\r" is dropped, so files with Windows line ends read the same.
 func WriteLines(r io.Reader, w io.Writer) error {
 	sc := bufio.NewScanner(r)

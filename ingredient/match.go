@@ -28,46 +28,82 @@ type candidate struct {
 
 // matchIndex holds the keys of one recipe's ingredients.
 type matchIndex struct {
-	keys     map[string][]candidate
-	first    map[string]bool // first words of keys, to skip most step words at once
-	maxLen   int
-	salt     []int // ingredients that are salt or plain pepper, for "season to taste"
-	greasing []int // ingredients listed "for greasing"
-	dusting  []int // ingredients listed "for dusting"
+	keys                 map[string][]candidate
+	first                map[string]bool // first words of keys, to skip most step words at once
+	maxLen               int
+	salt                 []int // ingredients that are salt or plain pepper, for "season to taste"
+	greasing             []int // ingredients listed "for greasing"
+	saltOnly, pepperOnly []int // outside English: the salt lines and the pepper lines
+	lang                 string
+	// compound holds, outside English, the single-word keys by their last five letters or more, so
+	// a step's "bouillon" finds the "kippenbouillon" line (see scan).
+	compound map[string][]candidate
+	// shortTails holds the last two or three letters of long words ("ol" of "olivenol").
+	shortTails map[string][]candidate
+	dusting    []int // ingredients listed "for dusting"
 }
 
 // Match links ingredient lines to the instruction steps that use them. It returns
 // [ingredientIndex, stepIndex] pairs sorted by ingredient, then step; never nil.
 //
-// A step uses an ingredient when it names it: by its name without descriptors, its head noun
-// ("the oil" for olive oil), the food a part belongs to ("the chicken" for chicken thighs), a
-// singular or plural form, a synonym (scallions/green onions, cilantro/coriander), or a kind ("the
-// pasta" for spaghetti). The longest, most specific name wins, so "brown sugar" in a step links brown
-// sugar and not sugar, and words match whole, so "salt" never links "unsalted butter" nor "oil"
-// "boil". An ingredient is linked to every step that names it ("the remaining flour"). Ingredients a
-// step does not name stay unlinked: the matcher does not guess. "Season to taste" links salt and
-// pepper, and "grease the pan" an ingredient listed "for greasing".
+// A link means a cook reading the step needs the line in hand at that moment (the rules are in
+// testdata/mapping/README.md). A step names an ingredient by its name without descriptors, its head
+// noun ("the oil" for olive oil), the food a part belongs to ("the chicken" for chicken thighs), a
+// singular, plural or inflected form, a compound ("Hühnerstücke" for Hühnerbrust), a synonym
+// (scallions/green onions, cilantro/coriander) or a kind ("the pasta" for spaghetti); the longest,
+// most specific name wins and words match whole. Whether a mention is a link depends on its role
+// (roles.go): the first mention of an ingredient is, unless it is a doneness cue ("until the broccoli
+// is tender"), part of a mixture's name ("the tomato mixture"), discarded ("discard the bay leaves")
+// or water as a bath; later mentions are links only when the step puts the ingredient, or a portion
+// of it, in again ("return the beef", "the remaining flour", "stir in the reserved eggs"), or cooks
+// what was only prepared so far. Collective references ("the dry ingredients", "all the spices",
+// "the marinade ingredients") link their members where they are first used together
+// (collective.go). "Season to taste" links salt and pepper, and "grease the pan" an ingredient
+// listed "for greasing". Match has no sections; MatchRecipe takes them.
 func Match(ingredients, steps []string) [][2]int {
-	parsed := make([]Parsed, len(ingredients))
+	r := Recipe{Ingredients: make([]Line, len(ingredients)), Steps: make([]Line, len(steps))}
 	for i, line := range ingredients {
-		parsed[i] = Parse(line)
+		r.Ingredients[i] = Line{Text: line}
 	}
-	return MatchParsed(parsed, steps)
+	for i, s := range steps {
+		r.Steps[i] = Line{Text: s}
+	}
+	return MatchRecipe(r)
 }
 
 // MatchParsed is Match for ingredients already parsed, so a caller that stores the parsed parts
 // does not parse twice. Name is what is matched; Notes ("for greasing"), Quantity and Unit (to tell
 // two lines of the same food apart) help.
 func MatchParsed(ingredients []Parsed, steps []string) [][2]int {
-	idx := buildIndex(ingredients)
+	lines := make([]Line, len(steps))
+	for i, s := range steps {
+		lines[i] = Line{Text: s}
+	}
+	return matchLines(ingredients, make([]string, len(ingredients)), lines)
+}
+
+// matchLines links parsed ingredient lines, each with its section name, to steps.
+func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int {
 	hits := make([][]hit, len(steps))
 	texts := make([]normText, len(steps))
+	for s, step := range steps {
+		texts[s] = normalizeText(step.Text, true)
+	}
+	lang := detectLanguage(texts)
+	if lang != "en" {
+		// "l'aglio", "d'huile": the article or preposition is a word of its own.
+		for s, step := range steps {
+			texts[s] = normalizeText(splitElisions(step.Text), true)
+		}
+	}
+	idx := buildIndexLang(ingredients, lang)
 	// A bare head noun shared by several ingredients ("the oil" with vegetable oil and sesame oil)
 	// most likely means one the recipe never calls by its full name: the first pass finds those.
 	named := make([]bool, len(ingredients))
-	for s, text := range steps {
-		texts[s] = normalizeText(text, true)
-		hits[s] = idx.scan(texts[s])
+	for s := range steps {
+		stemmed := texts[s]
+		stemmed.words = stemWords(stemmed.words, lang)
+		hits[s] = idx.scan(stemmed)
 		for _, h := range hits[s] {
 			for _, c := range h.cands {
 				if c.kind >= kindSuffix-synonymPenalty {
@@ -76,37 +112,107 @@ func MatchParsed(ingredients []Parsed, steps []string) [][2]int {
 			}
 		}
 	}
+	lx := lexicons[lang]
+	views := make([]stepView, len(steps))
+	headings := make([]bool, len(steps))
+	punctuated := 0
+	for s, step := range steps {
+		views[s] = newStepView(step.Text, texts[s], lx)
+		headings[s] = isHeading(step.Text, views[s])
+		if endsSentence(step.Text) {
+			punctuated++
+		}
+	}
+	if 2*punctuated >= len(steps) {
+		// Where steps are sentences, a short line without any punctuation is a step's title
+		// ("Bate los huevos con el azúcar" above the paragraph that says how).
+		for s, step := range steps {
+			if !headings[s] && !strings.ContainsAny(step.Text, ".,;:!?()") && wordCount(views[s]) <= 8 {
+				headings[s] = true
+			}
+		}
+	}
+	secs := newSectionIndex(sections, steps, texts, headings, lx)
+	coll := newCollectives(ingredients, sections, secs, lx)
 	links := make([][2]int, 0, len(ingredients)*2)
 	found := make([]bool, len(ingredients))
-	for s, text := range steps {
+	n := len(ingredients)
+	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n)}
+	st.serving = make([]bool, n)
+	for i, p := range ingredients {
+		if p.Notes != "" {
+			st.notes[i] = strings.Join(normalize(p.Notes), " ")
+			st.serving[i] = coll.forServing(p.Notes)
+		}
+	}
+	used := st.used
+	for s, step := range steps {
+		view := views[s]
+		if headings[s] {
+			continue
+		}
 		clear(found)
+		for i := range st.prepOnly {
+			st.prepOnly[i] = true
+		}
+		hitEnd := hitEnds(hits[s], len(view.toks))
 		var anchors []int
-		var ambiguous [][]int
+		type pending struct {
+			ings []int
+			r    mentionRole
+		}
+		var ambiguous []pending
 		for _, h := range hits[s] {
-			ings, kind := resolve(h, named, ingredients, text[:h.start])
+			r := readRole(view, h, hitEnd)
+			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
+			if h.plural {
+				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles.
+				ings = withSameHead(ings, h)
+			}
+			if kind == kindHypernym && h.plural && !r.portion {
+				// "the spices", "the herbs": a collective, linked where its members are first used.
+				r.reuse = false
+			}
 			switch {
 			case len(ings) == 1:
-				anchors = append(anchors, ings[0])
+				if r.linked(ings[0], st) {
+					anchors = append(anchors, ings[0])
+				}
 			case kind != kindHypernym && (!h.plural || kind >= kindFull-synonymPenalty):
 				// "the sugar" with a crust sugar and a filling sugar: decide once the step's other
 				// ingredients are known. (A plural of different foods, "the onions" with red and
 				// yellow onions, keeps them all; a plural of one food listed twice does not.)
-				ambiguous = append(ambiguous, ings)
+				ambiguous = append(ambiguous, pending{ings, r})
 				continue
 			}
 			for _, ing := range ings {
-				found[ing] = true
+				if r.linked(ing, st) && !(r.water && isWaterLine(ingredients[ing])) {
+					found[ing] = true
+					st.prepOnly[ing] = st.prepOnly[ing] && r.prep
+				}
 			}
 		}
-		for _, ings := range ambiguous {
+		for _, p := range ambiguous {
+			ings := secs.pick(p.ings, s, view, hits[s], anchors)
+			ings = preferUnused(ings, used, p.r.portion)
 			for _, ing := range nearest(ings, anchors) {
-				found[ing] = true
+				if p.r.linked(ing, st) && !(p.r.water && isWaterLine(ingredients[ing])) {
+					found[ing] = true
+					st.prepOnly[ing] = st.prepOnly[ing] && p.r.prep
+				}
 			}
 		}
-		idx.implicit(texts[s].words, found)
+		coll.link(view, hits[s], used, found, secs.stepSection(s))
+		idx.implicit(texts[s].words, lx, found)
 		for ing, ok := range found {
 			if ok {
 				links = append(links, [2]int{ing, s})
+			}
+		}
+		for ing, ok := range found {
+			if ok {
+				used[ing] = true
+				st.inDish[ing] = st.inDish[ing] || !st.prepOnly[ing]
 			}
 		}
 	}
@@ -119,11 +225,114 @@ func MatchParsed(ingredients []Parsed, steps []string) [][2]int {
 	return links
 }
 
+// mentionRole is what the words around a mention say about it.
+type mentionRole struct {
+	blocked bool   // a condition, a mixture, a discard: never a link
+	reuse   bool   // a portion or a use verb: a link even when the ingredient is already in the dish
+	portion bool   // "the remaining flour", "half of the cheese"
+	mixWord string // the mixture noun right after the mention ("puree" in "the tomato puree")
+	serve   bool   // under a serving or garnishing verb
+	prep    bool   // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
+	cook    bool   // the object of a cooking verb: linked again while the ingredient is only prepared
+	water   bool   // water named as a bath or boiling medium
+}
+
+// linked decides whether a mention with this role links ingredient ing: never when blocked; the
+// first time the ingredient appears; again only when the step puts it (or a portion of it) in.
+func (r mentionRole) linked(ing int, st *dishState) bool {
+	if r.blocked {
+		// "the tomato puree" for "2 tomatoes, pureed", "the reserved chickpea liquid" for "chickpeas,
+		// liquid reserved": a mixture of one line only is that line.
+		return r.mixWord != "" && st.notes[ing] != "" && notesName(st.notes[ing], r.mixWord)
+	}
+	return !st.used[ing] || r.reuse || r.cook && !st.inDish[ing] || r.serve && st.serving[ing]
+}
+
+// dishState is what the steps read so far did with each line: used (linked to an earlier step),
+// and inDish (used other than by a prep or cooking verb: combined with the rest).
+type dishState struct {
+	notes        []string // the lines' notes, folded ("pureed; liquid reserved")
+	serving      []bool   // lines with some for serving ("plus extra for serving"): linked where served
+	used, inDish []bool
+	prepOnly     []bool // this step: every mention that linked the line was under a prep or cooking verb
+}
+
+func readRole(v stepView, h hit, hitEnd []int) mentionRole {
+	var r mentionRole
+	if v.inCondition(h.pos) {
+		r.blocked = true
+		return r
+	}
+	// "the remaining ladyfingers and cream mixture": a portion is taken of the line itself.
+	mixWord, mixture := v.mixtureWord(h.end, func(k int) int { return hitEnd[k] }, !v.portionBefore(h.pos))
+	if mixture {
+		r.blocked = true
+		r.mixWord = mixWord
+		return r
+	}
+	verb, at, hasVerb := v.verbBefore(h.pos)
+	if hasVerb && verb == classDiscard && !v.afterFrom(h.pos) {
+		r.blocked = true
+		return r
+	}
+	if v.excessBefore(h.pos) || v.excepted(h.pos) {
+		r.blocked = true
+		return r
+	}
+	r.portion = v.portionBefore(h.pos)
+	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end)
+	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
+		v.broughtBack(h.pos, h.end)
+	r.prep = hasVerb && (verb == classPrep || verb == classCook)
+	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")
+	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
+	r.water = v.isBath(h.pos, h.end)
+	return r
+}
+
+// hitEnds maps the first word of each hit to the word after it (k itself where no hit starts).
+func hitEnds(hits []hit, n int) []int {
+	out := make([]int, n+1)
+	for k := range out {
+		out[k] = k
+	}
+	for _, h := range hits {
+		out[h.pos] = h.end
+	}
+	return out
+}
+
+// preferUnused keeps, of several same-name lines a mention could mean, those not used yet: a recipe
+// that lists sugar twice uses the first line first. A portion ("the remaining sugar") keeps them all.
+func preferUnused(ings []int, used []bool, portion bool) []int {
+	if portion {
+		return ings
+	}
+	var out []int
+	for _, ing := range ings {
+		if !used[ing] {
+			out = append(out, ing)
+		}
+	}
+	if len(out) == 0 {
+		return ings
+	}
+	return out
+}
+
+func isWaterLine(p Parsed) bool {
+	w := dropIgnored(normalize(p.Name))
+	return len(w) > 0 && w[len(w)-1] == "water"
+}
+
 // hit is one span of a step and the candidates for it.
 type hit struct {
 	cands  []candidate
-	plural bool // "the cheeses", "the onions": may mean several ingredients
-	start  int  // byte offset of the span in the step
+	last   string // the span's last word
+	pos    int    // first word of the span in the step's normalized words
+	end    int    // the word after the span
+	plural bool   // "the cheeses", "the onions": may mean several ingredients
+	start  int    // byte offset of the span in the step
 }
 
 // byAmount keeps, of several lines a mention could mean, those whose amount the step gives just
@@ -317,6 +526,9 @@ func (idx *matchIndex) scan(text normText) []hit {
 				}
 			}
 		}
+		if bestLen == 0 && idx.lang != "en" {
+			best, bestLen = idx.compoundAt(t)
+		}
 		if bestLen > 0 && i+bestLen < len(toks) {
 			best = dropOtherForms(best, toks[i+bestLen])
 		}
@@ -327,7 +539,8 @@ func (idx *matchIndex) scan(text normText) []hit {
 			i++
 			continue
 		}
-		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i]})
+		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i], pos: i, end: i + bestLen,
+			last: toks[i+bestLen-1]})
 		i += bestLen
 	}
 	return hits
@@ -374,9 +587,19 @@ func isEquipment(toks []string, i int) bool {
 
 // implicit adds the links a step makes without naming the ingredient: seasoning to taste, greasing
 // and dusting with an ingredient listed for it.
-func (idx *matchIndex) implicit(toks []string, found []bool) {
+func (idx *matchIndex) implicit(toks []string, lx *lexicon, found []bool) {
 	season, grease, dust := false, false, false
 	for i, t := range toks {
+		if lx != lexicons["en"] {
+			switch {
+			case lx.has(classPepperVerb, toks, i) && lx.has(classSaltVerb, toks, i), lx.has(classSeasonVerb, toks, i):
+				season = true
+			case lx.has(classSaltVerb, toks, i):
+				linkAll(idx.saltOnly, found)
+			case lx.has(classPepperVerb, toks, i):
+				linkAll(idx.pepperOnly, found)
+			}
+		}
 		switch t {
 		case "season":
 			season = true
@@ -448,23 +671,61 @@ var partUnits = map[string]bool{unitClove: true, unitStalk: true, unitSprig: tru
 var saltWords = setOf("sea", "kosher", "table", "fine", "flaky", "coarse", "flake", "rock", "maldon")
 var pepperWords = setOf("black", "white", "ground", "cracked", "peppercorn")
 
-func buildIndex(ings []Parsed) *matchIndex {
-	idx := &matchIndex{keys: map[string][]candidate{}, first: map[string]bool{}}
+// buildIndexLang builds the index of a recipe in a language: outside English, words are reduced to
+// their stems (stemWord) and compound words are matched by their parts (see scan).
+func buildIndexLang(ings []Parsed, lang string) *matchIndex {
+	idx := &matchIndex{keys: map[string][]candidate{}, first: map[string]bool{}, lang: lang}
 	for i, p := range ings {
 		if p.Name == "" {
 			continue
 		}
 		seasoning := false
-		for _, alt := range alternatives(normalize(p.Name)) {
+		names := [][]string{normalize(p.Name)}
+		if lang != "en" {
+			plain := cleanName(normalize(splitElisions(dropQualityLabels(p.Name))), lang)
+			names = [][]string{plain}
+			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
+				names = append(names, hf)
+			}
+		}
+		if lang == "en" {
+			names = append(names, englishVariants(names[0])...)
+		}
+		var alts, plainAlts [][]string
+		for _, name := range names {
+			for _, alt := range alternatives(name) {
+				plainAlts = append(plainAlts, alt)
+				alts = append(alts, stemWords(alt, lang))
+			}
+		}
+		for a, alt := range alts {
 			w := dropIgnored(alt)
 			seasoning = seasoning || isSaltOrPepper(w)
 			idx.addKeys(i, w, 0)
+			if lang != "en" {
+				if pw := dropIgnored(plainAlts[a]); len(pw) > 0 && len(w) > 0 {
+					idx.addCompoundParts(candidate{ing: i, kind: kindHead, cover: 1 / float64(len(pw)), head: w[len(w)-1]}, pw[len(pw)-1])
+				}
+			}
 			if partUnits[p.Unit] && len(w) > 0 {
 				// "3 garlic cloves" parses as unit clove, name garlic; a step may still say "the cloves".
 				idx.addKeys(i, append(slices.Clip(w), p.Unit), 0)
 			}
 			for _, v := range synonymVariants(alt) {
 				idx.addKeys(i, dropIgnored(v), synonymPenalty)
+			}
+		}
+		if lang != "en" && len(alts) > 0 {
+			// Outside English the parser's salt-and-pepper test does not know the words.
+			w := alts[len(alts)-1]
+			lx := lexicons[lang]
+			switch {
+			case len(w) > 0 && lx.has(kindSalt, w, len(w)-1):
+				seasoning = true
+				idx.saltOnly = append(idx.saltOnly, i)
+			case len(w) > 0 && lx.has(kindPepper, w, len(w)-1):
+				seasoning = true
+				idx.pepperOnly = append(idx.pepperOnly, i)
 			}
 		}
 		if seasoning {
@@ -662,6 +923,90 @@ func (idx *matchIndex) add(c candidate, words []string) {
 	}
 }
 
+// compoundAt matches, outside English, a word of a step that is a compound of a listed food: a
+// word that starts with a single-word key ("citroensap" for the lemon, "Tomatenstücke" for the
+// tomatoes) or ends with the last part of one ("bouillon" for the "Kippenbouillon" line). Parts are
+// at least four letters, so short words never match inside long ones.
+func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
+	c, n := idx.compoundParts(t)
+	if n > 0 && mixCompound(t, lexicons[idx.lang]) {
+		return nil, 0 // "Zwiebelmischung" is a mixture, not the onion
+	}
+	return c, n
+}
+
+func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
+	if t == sep || len(t) < 2 {
+		return nil, 0
+	}
+	for L := len(t) - 1; L >= 4; L-- {
+		if c, ok := idx.keys[t[:L]]; ok {
+			return c, 1
+		}
+	}
+	if c, ok := idx.compound[t]; ok {
+		return c, 1
+	}
+	// "Öl" for "Sonnenblumenöl", "Spiegelei" for the egg: a last part of two or three letters
+	// joins a first part of four or more.
+	if len(t) <= 3 {
+		if c, ok := idx.shortTails[t]; ok && !isFunctionWord(t, idx.lang) {
+			return c, 1
+		}
+		return nil, 0
+	}
+	for L := 2; L <= 3 && L+4 <= len(t); L++ {
+		if c, ok := idx.keys[t[len(t)-L:]]; ok && !isFunctionWord(t[len(t)-L:], idx.lang) {
+			return c, 1
+		}
+	}
+	// "Hühnerstücke" for the "Hühnerbrust" line: both compounds of the same first part.
+	for L := len(t) - 3; L >= 5; L-- {
+		if c, ok := idx.compound[t[:L]]; ok {
+			return c, 1
+		}
+	}
+	return nil, 0
+}
+
+// addCompoundParts records the last parts of a long single-word key, for compoundAt.
+func (idx *matchIndex) addCompoundParts(c candidate, w string) {
+	if len(w) < 7 {
+		return
+	}
+	if idx.compound == nil {
+		idx.compound = map[string][]candidate{}
+	}
+	c.kind = kindHead
+	add := func(part string) {
+		for _, o := range idx.compound[part] {
+			if o.ing == c.ing {
+				return
+			}
+		}
+		idx.compound[part] = append(idx.compound[part], c)
+	}
+	// w is the unstemmed word; its parts are stemmed as the step's words are ("Wein" in
+	// "Weißwein": the stem of the whole word lost its n, the part keeps it).
+	for k := 3; k+4 <= len(w); k++ {
+		add(stemWord(w[k:]))
+	}
+	for k := len(w) - 3; k <= len(w)-2; k++ {
+		if k >= 4 && idx.lang == "de" {
+			if idx.shortTails == nil {
+				idx.shortTails = map[string][]candidate{}
+			}
+			if !slices.ContainsFunc(idx.shortTails[w[k:]], func(o candidate) bool { return o.ing == c.ing }) {
+				idx.shortTails[w[k:]] = append(idx.shortTails[w[k:]], c)
+			}
+		}
+	}
+	// "madeira" for the "madeirawijn" line, "zalm" for "zalmloin": a first part of four letters or more.
+	for k := 4; k <= len(w)-3; k++ {
+		add(stemWord(w[:k]))
+	}
+}
+
 func (idx *matchIndex) put(c candidate, key string) {
 	cands := idx.keys[key]
 	for j := range cands {
@@ -673,4 +1018,112 @@ func (idx *matchIndex) put(c candidate, key string) {
 		}
 	}
 	idx.keys[key] = append(cands, c)
+}
+
+// englishVariants are other names an English line's food goes by: the food before a borrowed
+// preposition ("chiles de arbol" are the chiles, "herbes de Provence" the herbes), and the name
+// without a trailing descriptor the line put after it ("cumin ground" is the cumin).
+func englishVariants(name []string) [][]string {
+	var out [][]string
+	// "pasta of choice", "your choice of flatbreads or rice": the choice is the cook's, the food is named.
+	for k := 0; k+1 < len(name); k++ {
+		if name[k] == "of" && name[k+1] == "choice" && k > 0 {
+			out = append(out, name[:k])
+		}
+		if name[k] == "choice" && name[k+1] == "of" && k+2 < len(name) {
+			out = append(out, name[k+2:])
+		}
+	}
+	for k := 1; k < len(name)-1; k++ {
+		if name[k] == sep || connectors[name[k]] {
+			break
+		}
+		if borrowedPrepositions[name[k]] {
+			out = append(out, name[:k])
+			break
+		}
+	}
+	if n := len(name); n > 1 && trailingDescriptors[name[n-1]] {
+		out = append(out, name[:n-1])
+	}
+	return out
+}
+
+var borrowedPrepositions = setOf("de", "di", "del", "della", "al", "alla", "du", "des")
+
+var trailingDescriptors = setOf("ground", "dried", "fresh", "frozen", "whole", "boneless", "skinless", "raw", "cooked")
+
+// endsSentence reports whether a step ends like a sentence.
+func endsSentence(text string) bool {
+	t := strings.TrimSpace(text)
+	return t != "" && strings.ContainsRune(".!?)", rune(t[len(t)-1]))
+}
+
+func wordCount(v stepView) int {
+	n := 0
+	for _, t := range v.toks {
+		if t != sep {
+			n++
+		}
+	}
+	return n
+}
+
+// withSameHead adds to ings the lines a plural mention's word is the head of.
+func withSameHead(ings []int, h hit) []int {
+	for _, c := range h.cands {
+		if c.head == h.last && !partNouns[c.head] && c.kind >= kindHead-synonymPenalty && !slices.Contains(ings, c.ing) {
+			ings = append(ings, c.ing)
+		}
+	}
+	slices.Sort(ings)
+	return ings
+}
+
+func linkAll(ings []int, found []bool) {
+	for _, ing := range ings {
+		found[ing] = true
+	}
+}
+
+// dropQualityLabels removes trailing quality labels written in capitals ("Sbrinz AOP",
+// "Mozzarella DOP", "Paccheri IGP"): they certify the food, they do not name it.
+func dropQualityLabels(name string) string {
+	f := strings.Fields(name)
+	for len(f) > 1 {
+		w := strings.Trim(f[len(f)-1], ".,;()")
+		if len(w) < 2 || len(w) > 4 || strings.ToUpper(w) != w || strings.ToLower(w) == w {
+			break
+		}
+		f = f[:len(f)-1]
+	}
+	return strings.Join(f, " ")
+}
+
+// isFunctionWord reports whether a short word is an article, a preposition or a conjunction of the
+// language ("ein", "im", "und"), never the end of a compound food.
+func isFunctionWord(w, lang string) bool {
+	lx := lexicons[lang]
+	one := []string{w}
+	for _, c := range []wordClass{classArticle, classFiller, classInto, classCut, classFrom, classPurpose, classCond} {
+		if lx.has(c, one, 0) {
+			return true
+		}
+	}
+	return connectors[w] || functionWords[w]
+}
+
+var functionWords = setOf("in", "im", "am", "an", "zu", "um", "es", "er", "ab", "so", "da", "wo", "ja", "je", "ca",
+	"en", "op", "te", "of", "om", "al", "la", "le", "il", "el", "un", "de", "di", "du", "et", "ou", "y", "e", "o")
+
+// notesName reports whether a line's notes describe it as the mixture a step names: a notes word
+// sharing the mixture noun's first four letters ("pureed" for "puree", "liquid" for "liquid").
+func notesName(notes, mix string) bool {
+	stem := mix[:min(4, len(mix))]
+	for _, w := range strings.Fields(notes) {
+		if strings.HasPrefix(w, stem) {
+			return true
+		}
+	}
+	return false
 }

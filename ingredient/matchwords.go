@@ -40,14 +40,14 @@ var partNouns = setOf("weed", "ring", "thread", "thigh", "breast", "drumstick", 
 	"cutlet", "chop", "shank", "shoulder", "chuck", "brisket", "belly", "rib", "clove", "stalk", "sprig",
 	"leaf", "floret", "zest", "juice", "rind", "peel", "yolk", "white", "half", "wedge", "segment", "kernel",
 	"spear", "tip", "bulb", "head", "heart", "cube", "seed", "pod", "piece", "slice", "strip", "stem", "ear",
-	"crown", "round")
+	"crown", "round", "root")
 
 // modifierHeads are heads whose modifier also names the food: "cheddar cheese" is "the cheddar",
 // "tomato paste" may be "the tomato" when no tomatoes are listed, "soba noodles" are "the soba".
 var modifierHeads = setOf("sauce", "paste", "powder", "extract", "concentrate", "flake",
 	"granule", "essence", "puree", "cheese", "noodle", "chip", "syrup", "bean", "vinegar", "pasta", "rice",
 	"squash", "lettuce", "yogurt", "glaze", "dressing", "reduction", "marinade", "sausage", "pepper",
-	"mushroom", "apple", "potato", "tomato", "onion", "wine")
+	"mushroom", "apple", "potato", "tomato", "onion", "wine", "breadcrumb", "crumb")
 
 // massHeads are products sold by volume or weight, named after a food: "pistachio extract".
 var massHeads = setOf("paste", "powder", "extract", "sauce", "syrup", "puree", "concentrate", "flake",
@@ -65,7 +65,7 @@ var formWords = setOf("oil", "sauce", "paste", "powder", "extract", "seasoning",
 var bannedHeads = setOf("sauce", "paste", "powder", "extract", "juice", "seasoning", "mix", "mixture",
 	"concentrate", "granule", "essence", "dressing", "glaze", "filling", "marinade", "base", "blend", "liquid",
 	"cube", "white", "half", "piece", "slice", "strip", "round", "tip", "heart", "head", "crown", "spear",
-	"puree", "masala", "rub", "spread", "batter", "dough", "wash", "and", "or", "of", "in", "with", "on", "soup")
+	"puree", "masala", "rub", "spread", "batter", "dough", "wash", "and", "or", "of", "in", "with", "on", "soup", "seed", "stem")
 
 // verbNouns are foods that are also verbs ("cream the butter", "chop the onion", "zest the lemon").
 // Followed by one of verbFollowers they are read as the verb. Verbs that apply their ingredient ("oil
@@ -168,7 +168,7 @@ var spices = [][]string{
 	{"curry", "powder"}, {"fenugreek"}, {"sumac"}, {"five", "spice"}, {"saffron"}, {"ground", "ginger"},
 	{"ground", "coriander"}, {"coriander", "seed"}, {"ground", "clove"}, {"mustard", "seed"}, {"fennel", "seed"},
 	{"cumin", "seed"}, {"za", "atar"}, {"zaatar"}, {"chipotle", "powder"}, {"mace"}, {"star", "anise"},
-	{"anise"}, {"spice"}, {"ground", "allspice"}, {"garlic", "powder"}, {"onion", "powder"},
+	{"anise"}, {"spice"}, {"masala"}, {"ground", "allspice"}, {"garlic", "powder"}, {"onion", "powder"},
 }
 
 func headIn(set map[string]bool) func([]string) bool {

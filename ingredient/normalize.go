@@ -41,6 +41,10 @@ var irregularPlurals = map[string]string{
 	"mangetout": "mangetout", "quinoa": "quinoa", "tortellini": "tortellini", "ravioli": "ravioli",
 }
 
+// singularIs are singular words ending in "is", which the plural rule for "zucchinis" would cut.
+var singularIs = setOf("basis", "crisis", "oasis", "tennis", "chassis", "analysis", "cassis", "pastis", "iris",
+	"mantis", "axis", "thesis", "penis", "pelvis", "vis")
+
 // singular returns a word's singular form, or the word itself. It only needs to map a plural and its
 // singular to the same string, since steps and ingredient names both pass through it.
 func singular(w string) string {
@@ -52,6 +56,8 @@ func singular(w string) string {
 		return w
 	}
 	switch {
+	case strings.HasSuffix(w, "is") && n >= 5 && !singularIs[w]:
+		return w[:n-1] // zucchinis, kiwis, martinis
 	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
 		return w
 	case strings.HasSuffix(w, "ies") && n > 4:
@@ -87,6 +93,7 @@ func normalizeText(s string, step bool) normText {
 			return
 		}
 		w := b.String()
+		orig := w
 		b.Reset()
 		if sp, ok := spellings[w]; ok {
 			w = sp
@@ -97,7 +104,7 @@ func normalizeText(s string, step bool) normText {
 		}
 		n.words = append(n.words, sg)
 		if step {
-			n.plural = append(n.plural, sg != w && w[len(w)-1] == 's')
+			n.plural = append(n.plural, sg != orig && orig[len(orig)-1] == 's' && singular(orig) != orig)
 			n.starts = append(n.starts, start)
 		}
 	}

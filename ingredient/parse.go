@@ -35,9 +35,9 @@ func Parse(line string) Parsed {
 	return p
 }
 
-// Line is an ingredient line as the API shows it: the text as written, its parts, and the amounts
-// that scale with the servings. `admin ingredients` prints exactly this for each line.
-type Line struct {
+// Described is an ingredient line as the API shows it: the text as written, its parts, and the
+// amounts that scale with the servings. `admin ingredients` prints exactly this for each line.
+type Described struct {
 	Text    string   `json:"text"`
 	Parsed  Parsed   `json:"parsed"`
 	Amounts []Amount `json:"amounts"`
@@ -46,9 +46,9 @@ type Line struct {
 // Describe reads one ingredient line once: the amounts reader decides which numbers are
 // quantities, and Parsed takes its quantity from the first of them, so the parts shown beside a
 // line and the servings scaling never disagree.
-func Describe(line string) Line {
+func Describe(line string) Described {
 	parts, rd := readLine(line)
-	return Line{Text: line, Parsed: parts, Amounts: rd.Amounts(line)}
+	return Described{Text: line, Parsed: parts, Amounts: rd.Amounts(line)}
 }
 
 // readLine lexes the line once for both the parts and the amounts.

@@ -73,7 +73,7 @@ func TestScalingVectors(t *testing.T) {
 	}
 	failed := 0
 	for i, v := range vs.Vectors {
-		var l Line
+		var l Described
 		if err := json.Unmarshal(rows[i], &l); err != nil {
 			t.Fatal(err)
 		}

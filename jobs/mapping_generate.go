@@ -88,16 +88,16 @@ func generateMappings(ctx context.Context, db repo.DBTX, recipeID uuid.UUID) (Ge
 	return res, nil
 }
 
-// autoLinks is the matcher's answer for the items, as ids.
+// autoLinks is the matcher's answer for the items (with their sections), as ids.
 func autoLinks(ings, steps []repo.MappingItem) []repo.Link {
-	ingTexts, stepTexts := make([]string, len(ings)), make([]string, len(steps))
+	r := ingredient.Recipe{Ingredients: make([]ingredient.Line, len(ings)), Steps: make([]ingredient.Line, len(steps))}
 	for i, it := range ings {
-		ingTexts[i] = it.Text
+		r.Ingredients[i] = ingredient.Line{Text: it.Text, Section: it.Section}
 	}
 	for i, it := range steps {
-		stepTexts[i] = it.Text
+		r.Steps[i] = ingredient.Line{Text: it.Text, Section: it.Section}
 	}
-	pairs := ingredient.Match(ingTexts, stepTexts)
+	pairs := ingredient.MatchRecipe(r)
 	links := make([]repo.Link, len(pairs))
 	for i, p := range pairs {
 		links[i] = repo.Link{IngredientID: ings[p[0]].ID, StepID: steps[p[1]].ID}

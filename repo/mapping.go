@@ -74,6 +74,9 @@ func listLinks(ctx context.Context, db DBTX, recipeID uuid.UUID) ([]Link, error)
 type MappingItem struct {
 	ID   uuid.UUID `db:"id"`
 	Text string    `db:"text"`
+	// Section is the name of the item's section ("" when the recipe does not group its items): the
+	// matcher ties same-name lines to their own part of the recipe with it.
+	Section string `db:"section"`
 	// Reviewed is true when the item existed at the owner's last hand edit.
 	Reviewed bool `db:"mapping_reviewed"`
 }
@@ -111,7 +114,7 @@ func LockMappingContent(ctx context.Context, tx pgx.Tx, recipeID uuid.UUID) (Map
 }
 
 func mappingItems(ctx context.Context, db DBTX, recipeID uuid.UUID, t sectionTables) ([]MappingItem, error) {
-	rows, _ := db.Query(ctx, `SELECT i.id, i.text, i.mapping_reviewed FROM `+t.item+` i
+	rows, _ := db.Query(ctx, `SELECT i.id, i.text, s.name AS section, i.mapping_reviewed FROM `+t.item+` i
 		JOIN `+t.section+` s ON s.id = i.section_id
 		WHERE i.recipe_id = $1 ORDER BY s.position, i.position`, recipeID)
 	items, err := pgx.CollectRows(rows, pgx.RowToStructByName[MappingItem])

@@ -13,14 +13,51 @@ import (
 )
 
 func init() {
-	commands["map"] = command{usage: "FILE.json: print the ingredient→step links of {ingredients, steps} as JSON", run: runMap}
+	commands["map"] = command{usage: "FILE.json: print the ingredient→step links of {ingredients or ingredientSections, steps} as JSON", run: runMap}
 }
 
-// mapInput is the file `admin map` reads. Other fields are ignored, so a labeled recipe (which also
+// mapInput is the file `admin map` reads: the ingredient lines either flat ("ingredients") or in
+// named sections ("ingredientSections", as in ingredient/testdata/mapping), the steps, and
+// optionally where step sections start. Other fields are ignored, so a labeled recipe (which also
 // holds its expected "links") can be passed as it is.
 type mapInput struct {
-	Ingredients *[]string `json:"ingredients"`
-	Steps       *[]string `json:"steps"`
+	Ingredients        *[]string `json:"ingredients"`
+	IngredientSections *[]struct {
+		Name        string   `json:"name"`
+		Ingredients []string `json:"ingredients"`
+	} `json:"ingredientSections"`
+	Steps        *[]string `json:"steps"`
+	StepSections []struct {
+		Name  string `json:"name"`
+		Start int    `json:"start"`
+	} `json:"stepSections"`
+}
+
+// recipe is the matcher's view of the file: lines in order (sections in order), each with its
+// section's name.
+func (in mapInput) recipe() ingredient.Recipe {
+	var r ingredient.Recipe
+	if in.IngredientSections != nil {
+		for _, s := range *in.IngredientSections {
+			for _, l := range s.Ingredients {
+				r.Ingredients = append(r.Ingredients, ingredient.Line{Text: l, Section: s.Name})
+			}
+		}
+	} else {
+		for _, l := range *in.Ingredients {
+			r.Ingredients = append(r.Ingredients, ingredient.Line{Text: l})
+		}
+	}
+	for i, s := range *in.Steps {
+		sec := ""
+		for _, ss := range in.StepSections {
+			if ss.Start <= i {
+				sec = ss.Name
+			}
+		}
+		r.Steps = append(r.Steps, ingredient.Line{Text: s, Section: sec})
+	}
+	return r
 }
 
 // mapOutput is what `admin map` prints. Links is never null.
@@ -47,7 +84,7 @@ func runMap(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(mapOutput{Links: ingredient.Match(*in.Ingredients, *in.Steps)})
+	return enc.Encode(mapOutput{Links: ingredient.MatchRecipe(in.recipe())})
 }
 
 func readMapInput(path string) (mapInput, error) {
@@ -72,9 +109,11 @@ func readMapInput(path string) (mapInput, error) {
 		return mapInput{}, fmt.Errorf("%s: not a recipe file: data after the JSON object", path)
 	}
 	switch {
-	case in.Ingredients == nil && in.Steps == nil:
+	case in.Ingredients == nil && in.IngredientSections == nil && in.Steps == nil:
 		return mapInput{}, fmt.Errorf(`%s: not a recipe file: want {"ingredients": [...], "steps": [...]}`, path)
-	case in.Ingredients == nil:
+	case in.Ingredients != nil && in.IngredientSections != nil:
+		return mapInput{}, fmt.Errorf(`%s: give "ingredients" or "ingredientSections", not both`, path)
+	case in.Ingredients == nil && in.IngredientSections == nil:
 		return mapInput{}, fmt.Errorf(`%s: "ingredients" is missing`, path)
 	case in.Steps == nil:
 		return mapInput{}, fmt.Errorf(`%s: "steps" is missing`, path)

@@ -100,11 +100,11 @@ func TestRunMapCanceled(t *testing.T) {
 	}
 }
 
-// TestRunMapLabeledSet runs the command on the matcher's labeled recipes, as an evaluator would,
-// and checks it prints exactly what ingredient.Match returns.
+// TestRunMapLabeledSet runs the command on the matcher's labeled recipes (sectioned ingredient
+// lists), as an evaluator would, and checks it prints exactly what ingredient.MatchRecipe returns.
 func TestRunMapLabeledSet(t *testing.T) {
 	t.Parallel()
-	files, err := filepath.Glob(filepath.Join("..", "..", "ingredient", "testdata", "labeled", "*.json"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "ingredient", "testdata", "mapping", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no labeled recipes found (%v)", err)
 	}
@@ -117,16 +117,33 @@ func TestRunMapLabeledSet(t *testing.T) {
 		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 			t.Fatalf("%s: output %q: %v", f, out.String(), err)
 		}
-		var in struct{ Ingredients, Steps []string }
-		data, err := os.ReadFile(f)
+		in, err := readMapInput(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := json.Unmarshal(data, &in); err != nil {
-			t.Fatal(err)
+		if want := ingredient.MatchRecipe(in.recipe()); !slices.Equal(got.Links, want) {
+			t.Errorf("%s: printed %v, MatchRecipe gives %v", f, got.Links, want)
 		}
-		if want := ingredient.Match(in.Ingredients, in.Steps); !slices.Equal(got.Links, want) {
-			t.Errorf("%s: printed %v, Match gives %v", f, got.Links, want)
-		}
+	}
+}
+
+// TestRunMapSections shows the sections of the file reach the matcher: the same two steps link the
+// soy sauce of their own section.
+func TestRunMapSections(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "s.json")
+	body := `{"ingredientSections": [{"name": "Marinade", "ingredients": ["2 tbsp soy sauce", "1 lb chicken"]},
+		{"name": "Dipping sauce", "ingredients": ["1 tbsp soy sauce", "1 tsp sesame oil"]}],
+		"steps": ["Make the dipping sauce: whisk the soy sauce with the sesame oil.", "Marinate the chicken in the soy sauce."],
+		"stepSections": [{"name": "Dipping sauce", "start": 0}, {"name": "Marinade", "start": 1}]}`
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := runMap(context.Background(), []string{p}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), `{"links":[[0,1],[1,1],[2,0],[3,0]]}`+"\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
 	}
 }

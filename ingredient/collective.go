@@ -1,0 +1,374 @@
+package ingredient
+
+import "slices"
+
+// Collective references name several lines at once: "the dry ingredients", "the marinade
+// ingredients", "all the spices", "the remaining ingredients", "todos los ingredientes". They link
+// every member in the step where the members are first used together; a later reference to the
+// same group moves a bowl, not the lines, and links nothing.
+
+type collectives struct {
+	kinds [4][]int // lines of each kind: spice, vegetable, dry, wet
+	secs  *sectionIndex
+	names [][]string // significant words of each section's name, by section number
+	all   []int
+	lx    *lexicon
+	// serving are the lines listed "for serving" or "to garnish": not among "all the ingredients"
+	// mixed in a step, they go on the plate at the end.
+	serving []int
+}
+
+// forServing reports whether a line's notes set it apart for serving or garnish.
+func (c *collectives) forServing(notes string) bool {
+	w := normalize(notes)
+	for k := range w {
+		if c.lx.has(classServeGroup, w, k) || w[k] == "garnish" || w[k] == "serve" {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutServing drops the lines listed for serving from an "all the ingredients" group.
+func (c *collectives) withoutServing(lines []int) []int {
+	if len(c.serving) == 0 {
+		return lines
+	}
+	out := make([]int, 0, len(lines))
+	for _, l := range lines {
+		if !slices.Contains(c.serving, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexicon) *collectives {
+	c := &collectives{secs: si, lx: lx, names: make([][]string, len(si.lines))}
+	for sec, lines := range si.lines {
+		if len(lines) > 0 {
+			c.names[sec] = si.ingWords[lines[0]]
+		}
+	}
+	for i, p := range ings {
+		if p.Name == "" {
+			continue
+		}
+		c.all = append(c.all, i)
+		if c.forServing(p.Notes) {
+			c.serving = append(c.serving, i)
+		}
+		w := normalize(p.Name)
+		for k, kind := range []wordClass{kindSpice, kindVegetable, kindDry, kindWet} {
+			if lx.contains(kind, w) || lx != lexicons["en"] && lx.containsPrefix(kind, w) {
+				c.kinds[k] = append(c.kinds[k], i)
+			}
+		}
+	}
+	return c
+}
+
+// link adds to found the members of the collective references of a step not used before it.
+func (c *collectives) link(v stepView, hits []hit, used, found []bool, stepSec int) {
+	inHit := make([]bool, len(v.toks))
+	for _, h := range hits {
+		if onlyKinds(h) {
+			continue // "the spices" may also be "the rub spices" of a section
+		}
+		for k := h.pos; k < h.end; k++ {
+			inHit[k] = true
+		}
+	}
+	for k := 0; k < len(v.toks); k++ {
+		if inHit[k] {
+			continue
+		}
+		members, n := c.at(v, k, stepSec)
+		if n == 0 {
+			continue
+		}
+		if c.blocked(v, k, k+n) {
+			k += n - 1
+			continue
+		}
+		// The group is first used together here unless most of it is already in the dish: then the
+		// step moves a bowl ("add the dry ingredients to the butter mixture"). "The remaining
+		// ingredients" are by definition those not used yet.
+		remaining := false
+		for j := max(0, k-3); j < k+n; j++ {
+			remaining = remaining || (v.lx.has(classAll, v.toks, j) && v.toks[j] != "all" && v.lx.has(classPortion, v.toks, j))
+		}
+		usedBefore := 0
+		for _, m := range members {
+			if used[m] {
+				usedBefore++
+			}
+		}
+		if remaining || 2*usedBefore < len(members) {
+			for _, m := range members {
+				if !used[m] && !excluded(v, hits, m) {
+					found[m] = true
+				}
+			}
+		}
+		k += n - 1
+	}
+}
+
+// blocked reports whether a collective reference at [k, end) is not a use: in a condition, part of a
+// mixture's name ("the dry ingredient mixture"), discarded, or mise en place ("gather all the
+// ingredients").
+func (c *collectives) blocked(v stepView, k, end int) bool {
+	if v.inCondition(k) || v.mixtureAfter(end, func(i int) int { return i }) {
+		return true
+	}
+	start := v.sentenceStart(k)
+	for i := start; i < k && v.lx.has(classIngredients, v.toks, end-1); i++ {
+		if v.lx.has(classGather, v.toks, i) && !v.lx.has(classArticle, v.toks, max(0, i-1)) {
+			return true
+		}
+	}
+	verb, _, ok := v.verbBefore(k)
+	return ok && verb == classDiscard
+}
+
+// at reads a collective reference at toks[k]: its members and its length in words. A reference is
+// "ingredients" with its qualifier before it ("the marinade ingredients", "all the ingredients for
+// the sauce"), a kind ("all the spices", "the vegetables", "the rub spices"), or the name of an
+// ingredient section that is not a mixture ("add the toppings", "stir in the taco seasoning").
+func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
+	lx := v.lx
+	toks := v.toks
+	if n := lx.at(classIngredients, toks, k); n > 0 {
+		q := k
+		for q > 0 && k-q < 3 && toks[q-1] != sep && !v.isVerbAnyAt(q-1) && !lx.has(classInto, toks, q-1) {
+			q--
+		}
+		// "the ingredients for the sauce", "los ingredientes de la salsa"
+		var after []string
+		for i := k + n; i < len(toks) && i < k+n+4 && toks[i] != sep; i++ {
+			after = append(after, toks[i])
+		}
+		return c.resolve(v, toks[q:k], after, stepSec), n
+	}
+	if sec, n := c.sectionAt(v, k); n > 0 {
+		return c.secs.lines[sec], n
+	}
+	collective := v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1) ||
+		k > 1 && lx.has(classArticle, toks, k-1) && lx.has(classAll, toks, k-2)
+	if collective && k > 0 && (lx.has(classSpiceRef, toks, k) || lx.has(classVegRef, toks, k)) {
+		// "the rub spices", "the salad vegetables": the kind of one section.
+		for sec, name := range c.names {
+			if len(name) > 0 && slices.Contains(name, toks[k-1]) {
+				return c.secs.lines[sec], 1
+			}
+		}
+	}
+	switch {
+	case lx.has(classSpiceRef, toks, k) && collective:
+		return densestRun(c.kinds[0]), 1
+	case lx.has(classVegRef, toks, k) && collective:
+		return densestRun(c.kinds[1]), 1
+	}
+	return nil, 0
+}
+
+// densestRun keeps, of the lines of a kind, the run listed together: recipes list ingredients in
+// the order they are used, so "all the vegetables" of a soup are the vegetables listed with each
+// other, not the mushrooms listed with the sauce. Lines more than three apart start a new run; the
+// run with the most lines wins, the earliest on a tie.
+func densestRun(lines []int) []int {
+	if len(lines) < 2 {
+		return lines
+	}
+	best, start := lines[:1], 0
+	for i := 1; i <= len(lines); i++ {
+		if i == len(lines) || lines[i]-lines[i-1] > 3 {
+			if i-start > len(best) {
+				best = lines[start:i]
+			}
+			start = i
+		}
+	}
+	return best
+}
+
+// sectionAt matches the significant words of a section's name at toks[k] ("taco seasoning",
+// "toppings") when the name is a group of separate items. A mixture ("the marinade", "the sauce")
+// or the dish ("the salad") is not: its lines are not in hand where it is poured or served.
+func (c *collectives) sectionAt(v stepView, k int) (int, int) {
+	toks := v.toks
+	for sec, name := range c.names {
+		if len(name) == 0 || !c.lx.has(classGroup, name, len(name)-1) {
+			continue
+		}
+		// "the toppings" for a section "For serving": both name what goes on the plate at the end.
+		if c.lx.has(classServeGroup, name, len(name)-1) && c.lx.has(classServeGroup, toks, k) && v.isPlural(k) {
+			return sec, 1
+		}
+		// The name's last words: "taco seasoning" for "Copycat Taco Bell Taco Seasoning". One word
+		// alone only for a one-word name or a plural ("the toppings"), so "adjust the seasoning" is
+		// not the seasoning mix.
+		if k > 0 && c.lx.has(classPurpose, toks, k-1) {
+			continue // "a bowl for serving" names a use, not the section
+		}
+		for m := len(name); m >= 1; m-- {
+			if m == 1 && !v.isPlural(k) && (len(name) > 1 || k == 0 || !c.lx.has(classArticle, toks, k-1)) {
+				break
+			}
+			if k+m <= len(toks) && equalWords(toks[k:k+m], name[len(name)-m:]) {
+				return sec, m
+			}
+		}
+	}
+	return -1, 0
+}
+
+// resolve returns the members a qualifier of "ingredients" names: a section by its name ("the
+// marinade ingredients"), the dry or wet kind, or every line of the step's section ("all the
+// ingredients", "the remaining ingredients").
+func (c *collectives) resolve(v stepView, qual, after []string, stepSec int) []int {
+	lx := v.lx
+	for sec, name := range c.names {
+		if len(name) > 0 && (overlap(name, qual) > 0 || overlap(name, after) > 0) {
+			return c.secs.lines[sec]
+		}
+	}
+	named := false // the qualifier names a part of the recipe ("the salad ingredients")
+	for i, w := range qual {
+		switch {
+		case lx.has(classDryRef, qual, i):
+			return c.kindOrSection(2, classDryRef)
+		case lx.has(classWetRef, qual, i):
+			return c.wet(stepSec)
+		case !lx.has(classAll, qual, i) && !lx.has(classArticle, qual, i) && !lx.has(classFiller, qual, i) &&
+			!lx.has(classPortion, qual, i) && w != "of" && !isNumberWord(w):
+			named = true
+		}
+	}
+	// "the remaining ingredients for the marinade": a part named after a preposition.
+	if len(after) > 1 && lx.has(classPurpose, after, 0) {
+		for i := 1; i < len(after); i++ {
+			if !lx.has(classArticle, after, i) && !lx.has(classFiller, after, i) {
+				named = true
+				break
+			}
+		}
+	}
+	if named {
+		// A part the ingredient list does not name as a section: its lines are named one by one.
+		return nil
+	}
+	explicit := false // "all", "remaining", "todos": the whole group, not what is in the bowl
+	for i := range qual {
+		explicit = explicit || lx.has(classAll, qual, i)
+	}
+	if !explicit && stepSec < 0 {
+		return nil // "process the ingredients": those already in the bowl
+	}
+	if stepSec < 0 {
+		stepSec = c.sectionNamedIn(v)
+	}
+	if stepSec >= 0 {
+		return c.withoutServing(c.secs.lines[stepSec])
+	}
+	return c.withoutServing(c.all)
+}
+
+// sectionNamedIn returns the one section whose name shares the most words with a step ("Prepare
+// the spicy ranch. Add all ingredients…" for "Jalapeno Ranch Sauce"), or -1 when none or a tie.
+func (c *collectives) sectionNamedIn(v stepView) int {
+	best, bestN, tie := -1, 0, false
+	for sec, name := range c.names {
+		n := overlap(name, v.toks)
+		switch {
+		case n > bestN:
+			best, bestN, tie = sec, n, false
+		case n == bestN && n > 0:
+			tie = true
+		}
+	}
+	if tie {
+		return -1
+	}
+	return best
+}
+
+// kindOrSection returns the section named by the kind's word ("Dry ingredients") when the recipe has
+// one, else the lines of the kind.
+func (c *collectives) kindOrSection(kind int, ref wordClass) []int {
+	for sec, name := range c.names {
+		for i := range name {
+			if c.lx.has(ref, name, i) {
+				return c.secs.lines[sec]
+			}
+		}
+	}
+	return c.secs.inSection(c.kinds[kind], c.bakingSection())
+}
+
+// bakingSection is the section the dry and wet ingredients of a batter or dough come from: the one
+// with the most dry lines (a cake's, not its glaze's).
+func (c *collectives) bakingSection() int {
+	count := make([]int, len(c.secs.lines))
+	best := 0
+	for _, l := range c.kinds[2] {
+		sec := c.secs.secOfLine[l]
+		count[sec]++
+		if count[sec] > count[best] {
+			best = sec
+		}
+	}
+	return best
+}
+
+// wet returns the wet ingredients: a section named for them, else the lines of the step's section
+// (or the recipe) that are not dry ones (eggs, milk, butter, sweeteners, extracts, zest).
+func (c *collectives) wet(stepSec int) []int {
+	for sec, name := range c.names {
+		for i := range name {
+			if c.lx.has(classWetRef, name, i) {
+				return c.secs.lines[sec]
+			}
+		}
+	}
+	if stepSec < 0 && len(c.secs.lines) > 0 {
+		stepSec = c.bakingSection()
+	}
+	lines := c.all
+	if stepSec >= 0 {
+		lines = c.secs.lines[stepSec]
+	}
+	var out []int
+	for _, l := range lines {
+		if !slices.Contains(c.kinds[2], l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// excluded reports whether a step leaves line m out by name ("except the feta").
+func excluded(v stepView, hits []hit, m int) bool {
+	for _, h := range hits {
+		if !v.excepted(h.pos) {
+			continue
+		}
+		for _, c := range h.cands {
+			if c.ing == m {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// onlyKinds reports whether a mention names foods only by their kind ("the spices", "the herbs").
+func onlyKinds(h hit) bool {
+	for _, c := range h.cands {
+		if c.kind != kindHypernym {
+			return false
+		}
+	}
+	return true
+}

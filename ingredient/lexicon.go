@@ -1,0 +1,273 @@
+package ingredient
+
+import (
+	"bufio"
+	"embed"
+	"fmt"
+	"strings"
+)
+
+// The word lists of data/ (format and sources in data/README.md), read once at start.
+//
+//go:embed data/roles.txt data/kinds.txt
+var dataFiles embed.FS
+
+// wordClass is what a word or phrase of data/roles.txt or data/kinds.txt says about a step or a food.
+type wordClass uint8
+
+const (
+	classUse wordClass = iota
+	classMove
+	classDiscard
+	classCond
+	classMix
+	classPortion
+	classOut
+	classBath
+	classInto
+	classHeading
+	classArticle
+	classGather
+	classIngredients
+	classAll
+	kindSpice
+	kindVegetable
+	kindDry
+	kindWet
+	classDryRef
+	classWetRef
+	classSpiceRef
+	classVegRef
+	classFiller
+	classMixVerb
+	classOverVerb
+	classExcess
+	classMeasure
+	classGroup
+	classPrep
+	classCook
+	classPurpose
+	classBack
+	classServe
+	classExcept
+	classServeGroup
+	classCut
+	kindSalt
+	kindPepper
+	classSeasonVerb
+	classSaltVerb
+	classPepperVerb
+	classFrom
+	classDescriptor
+	classParticle
+	classNote
+	numClasses
+)
+
+var classNames = map[string]wordClass{
+	"use": classUse, "move": classMove, "discard": classDiscard, "cond": classCond, "mix": classMix,
+	"portion": classPortion, "out": classOut, "bath": classBath, "into": classInto, "heading": classHeading,
+	"article": classArticle, "gather": classGather, "ingredients": classIngredients, "all": classAll,
+	"spice": kindSpice, "vegetable": kindVegetable, "dry": kindDry, "wet": kindWet,
+	"dryref": classDryRef, "wetref": classWetRef, "spiceref": classSpiceRef, "vegref": classVegRef,
+	"filler": classFiller, "mixverb": classMixVerb, "oververb": classOverVerb,
+	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
+	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor, "particle": classParticle, "note": classNote,
+}
+
+// lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.
+type lexPhrase struct {
+	words  []string
+	prefix bool
+}
+
+// lexicon holds the entries of one language, by class and first word. Entries whose first word is a
+// prefix are kept apart, by class, and tried after the exact ones.
+type lexicon struct {
+	exact    [numClasses]map[string][]lexPhrase
+	prefixes [numClasses]map[byte][]lexPhrase // by first letter
+	singles  [numClasses][]string             // one-word exact entries, for containsPrefix
+}
+
+// lexicons by language code ("en", "es", ...).
+var lexicons = map[string]*lexicon{}
+
+func init() {
+	for _, f := range []string{"data/roles.txt", "data/kinds.txt"} {
+		if err := loadLexicon(f); err != nil {
+			panic(err)
+		}
+	}
+}
+
+func loadLexicon(path string) error {
+	b, err := dataFiles.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(b)))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		head, words, ok := strings.Cut(line, ":")
+		f := strings.Fields(head)
+		if !ok || len(f) != 2 {
+			return fmt.Errorf("%s:%d: want \"LANG CLASS: words\"", path, n)
+		}
+		class, ok := classNames[f[1]]
+		if !ok {
+			return fmt.Errorf("%s:%d: unknown class %q", path, n, f[1])
+		}
+		lx := lexicons[f[0]]
+		if lx == nil {
+			lx = &lexicon{}
+			lexicons[f[0]] = lx
+		}
+		for _, w := range strings.Fields(words) {
+			lx.add(class, w)
+		}
+	}
+	return sc.Err()
+}
+
+func (lx *lexicon) add(class wordClass, entry string) {
+	prefix := strings.HasSuffix(entry, "*")
+	var words []string
+	for _, part := range strings.Split(strings.TrimSuffix(entry, "*"), "+") {
+		if prefix {
+			// A stem is folded but not made singular: "mas*" must stay "mas".
+			words = append(words, foldWord(part))
+		} else {
+			words = append(words, normalize(part)...)
+		}
+	}
+	if len(words) == 0 {
+		return
+	}
+	ph := lexPhrase{words: words, prefix: prefix}
+	if prefix && len(words) == 1 {
+		if words[0] == "" {
+			return
+		}
+		if lx.prefixes[class] == nil {
+			lx.prefixes[class] = map[byte][]lexPhrase{}
+		}
+		lx.prefixes[class][words[0][0]] = append(lx.prefixes[class][words[0][0]], ph)
+		return
+	}
+	if lx.exact[class] == nil {
+		lx.exact[class] = map[string][]lexPhrase{}
+	}
+	if len(words) == 1 && (len(words[0]) >= 3 || class == classParticle) {
+		lx.singles[class] = append(lx.singles[class], words[0])
+	}
+	lx.exact[class][words[0]] = append(lx.exact[class][words[0]], ph)
+}
+
+// foldWord lowercases a word and folds its accents, as step text is folded.
+func foldWord(w string) string {
+	n := normalizeText(w, false).words
+	if len(n) == 0 {
+		return ""
+	}
+	return n[0]
+}
+
+// at returns the number of words of the longest class entry starting at toks[k], or 0.
+func (lx *lexicon) at(class wordClass, toks []string, k int) int {
+	if lx == nil || k >= len(toks) {
+		return 0
+	}
+	best := 0
+	for _, ph := range lx.exact[class][toks[k]] {
+		if len(ph.words) > best && phraseAt(ph, toks, k) {
+			best = len(ph.words)
+		}
+	}
+	if best > 0 {
+		return best
+	}
+	if t := toks[k]; t != "" {
+		if lx.prefixAt(class, t) {
+			return 1
+		}
+		// "andünsten", "dazugeben": a verb behind a separable particle.
+		if verbClass[class] {
+			for _, p := range lx.singles[classParticle] {
+				if len(t) > len(p)+3 && strings.HasPrefix(t, p) && lx.prefixAt(class, t[len(p):]) {
+					return 1
+				}
+			}
+		}
+	}
+	return 0
+}
+
+func (lx *lexicon) prefixAt(class wordClass, t string) bool {
+	for _, ph := range lx.prefixes[class][t[0]] {
+		if strings.HasPrefix(t, ph.words[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+func phraseAt(ph lexPhrase, toks []string, k int) bool {
+	if k+len(ph.words) > len(toks) {
+		return false
+	}
+	for j, w := range ph.words {
+		t := toks[k+j]
+		if ph.prefix && j == len(ph.words)-1 {
+			if !strings.HasPrefix(t, w) {
+				return false
+			}
+		} else if t != w {
+			return false
+		}
+	}
+	return true
+}
+
+// has reports whether a class entry starts at toks[k].
+func (lx *lexicon) has(class wordClass, toks []string, k int) bool { return lx.at(class, toks, k) > 0 }
+
+// contains reports whether a class entry occurs anywhere in words (a food's name, for kinds).
+func (lx *lexicon) contains(class wordClass, words []string) bool {
+	for k := range words {
+		if lx.at(class, words, k) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// containsPrefix reports whether a word of words starts with a one-word class entry of three letters
+// or more: the compounds of languages that join words ("Preistengels" is a leek).
+func (lx *lexicon) containsPrefix(class wordClass, words []string) bool {
+	if lx == nil {
+		return false
+	}
+	for _, w := range words {
+		for _, first := range lx.singles[class] {
+			if len(w) > len(first) && strings.HasPrefix(w, first) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// verbClass marks the classes of verbs, which German and Dutch write behind separable particles.
+var verbClass = func() (m [numClasses]bool) {
+	for _, c := range []wordClass{classUse, classMove, classDiscard, classMixVerb, classPrep, classCook, classServe,
+		classSeasonVerb, classGather} {
+		m[c] = true
+	}
+	return m
+}()

@@ -1,0 +1,611 @@
+package ingredient
+
+import "strings"
+
+// The role of a mention in a step decides whether it is a link: a name under a use verb is an
+// ingredient in hand, the same name in "until the broccoli is tender", in "the tomato mixture" or after
+// "discard" is not. These functions read the role from the words around the mention, with the word
+// lists of data/roles.txt in the recipe's language.
+
+// languageCues are frequent words only one of the languages uses much, to tell a recipe's language
+// from its steps.
+var languageCues = map[string]map[string]bool{
+	"en": setOf("the", "and", "with", "until", "add", "into", "minute", "of"),
+	"es": setOf("el", "los", "las", "y", "con", "hasta", "se", "del", "minuto", "una"),
+	"de": setOf("der", "die", "das", "und", "mit", "bis", "den", "im", "minuten", "ein", "eine"),
+	"it": setOf("il", "gli", "di", "con", "e", "per", "della", "nel", "minuti", "fino"),
+	"fr": setOf("le", "les", "et", "avec", "du", "des", "dans", "jusqu", "minute", "au"),
+	"nl": setOf("het", "een", "en", "met", "van", "tot", "minuten", "voeg", "ze", "je"),
+	"pt": setOf("o", "os", "as", "com", "em", "ate", "minuto", "uma", "do", "da", "no", "na"),
+	"sv": setOf("och", "med", "till", "i", "pa", "minuter", "en", "ett", "av", "lat"),
+	"da": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "af", "lad"),
+	"no": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "av", "la"),
+	"pl": setOf("i", "z", "na", "do", "w", "minut", "oraz", "sie", "po", "aby"),
+}
+
+// languageOrder lists the languages detectLanguage knows; ties go to the earlier one.
+var languageOrder = []string{"en", "es", "de", "it", "fr", "nl", "pt", "sv", "da", "no", "pl"}
+
+// cueLanguages maps each cue word to the languages (bits in languageOrder order) using it.
+var cueLanguages = func() map[string]uint16 {
+	m := map[string]uint16{}
+	for i, lang := range languageOrder {
+		for w := range languageCues[lang] {
+			m[w] |= 1 << i
+		}
+	}
+	return m
+}()
+
+// detectLanguage returns the language whose cue words the steps use most ("en" when none).
+func detectLanguage(steps []normText) string {
+	var counts [16]int
+	for _, s := range steps {
+		for _, w := range s.words {
+			bits := cueLanguages[w]
+			for i := 0; bits != 0; i, bits = i+1, bits>>1 {
+				if bits&1 != 0 {
+					counts[i]++
+				}
+			}
+		}
+	}
+	best, bestN := 0, 0
+	for i := range languageOrder {
+		if counts[i] > bestN {
+			best, bestN = i, counts[i]
+		}
+	}
+	return languageOrder[best]
+}
+
+// stepView is a step's folded words with what the matcher needs to read roles: where sentences end.
+type stepView struct {
+	toks   []string
+	plural []bool
+	stop   []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
+	lx     *lexicon
+}
+
+func newStepView(text string, n normText, lx *lexicon) stepView {
+	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), lx: lx}
+	for k, w := range n.words {
+		if w != sep {
+			continue
+		}
+		at := n.starts[k]
+		if at < len(text) {
+			switch text[at] {
+			case '.':
+				// "1.5 cups" is a number, not the end of a sentence.
+				v.stop[k] = !(at+1 < len(text) && text[at+1] >= '0' && text[at+1] <= '9')
+			case '!', '?', ';', ':':
+				v.stop[k] = true
+			}
+		}
+	}
+	return v
+}
+
+// sentenceStart returns the index of the first word of the sentence holding toks[k].
+func (v stepView) sentenceStart(k int) int {
+	for k > 0 && !v.stop[k-1] {
+		k--
+	}
+	return k
+}
+
+func (v stepView) sentenceEnd(k int) int {
+	for k < len(v.toks) && !v.stop[k] {
+		k++
+	}
+	return k
+}
+
+// isVerbAt reports whether the word at k, of a verb class, is used as a verb: not after an article
+// ("the rest", "a mix") nor before "of" ("the rest of").
+func (v stepView) isVerbAt(class wordClass, k int) int {
+	n := v.lx.at(class, v.toks, k)
+	if n == 0 {
+		return 0
+	}
+	if k > 0 && v.lx.has(classArticle, v.toks, k-1) {
+		return 0
+	}
+	if k+n < len(v.toks) && v.toks[k+n] == "of" {
+		return 0
+	}
+	if v.lx == lexicons["en"] && k > 0 && !opensClause(v.toks[k-1]) && !v.afterOpeningPhrase(k) {
+		// English imperatives open their clause: "sourdough discard" and "the cream cheese mix" are
+		// nouns.
+		return 0
+	}
+	return n
+}
+
+// afterOpeningPhrase reports whether the word at k follows a sentence's opening prepositional
+// phrase without a comma ("In a pan add the oil"): the first word after it that can be a verb is one.
+func (v stepView) afterOpeningPhrase(k int) bool {
+	start := v.sentenceStart(k)
+	if start >= k || !(v.lx.has(classInto, v.toks, start) || openingPrepositions[v.toks[start]]) {
+		return false
+	}
+	for j := start + 1; j < k; j++ {
+		if v.toks[j] == sep {
+			return false
+		}
+		for _, c := range []wordClass{classUse, classPrep, classMixVerb, classCook, classMove, classDiscard} {
+			if v.lx.has(c, v.toks, j) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// opensClause reports whether an English imperative may follow the word: a punctuation mark, a
+// conjunction, or an adverb ("then", "gently", "you can").
+func opensClause(prev string) bool {
+	return prev == sep || connectors[prev] || clauseOpeners[prev] || strings.HasSuffix(prev, "ly")
+}
+
+var clauseOpeners = setOf("then", "to", "also", "now", "finally", "first", "next", "just", "you", "we", "can",
+	"will", "should", "please", "and", "or", "again", "well", "together", "meanwhile", "lastly", "afterwards",
+	"later", "still", "carefully", "gently", "quickly", "slowly", "immediately", "evenly", "generously",
+	"i", "simply", "always", "once", "until", "when", "while", "before", "after", "need", "may", "let", "help")
+
+// verbBefore returns the class of the verb governing the words at pos: the nearest use, move or
+// discard verb before it in its sentence, or failing that (German and Dutch put the verb last) the
+// nearest after it. ok is false when the sentence has no verb of the lists.
+func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
+	start := v.sentenceStart(pos)
+	for k := pos - 1; k >= start; k-- {
+		if c, ok := v.verbAt(k, pos); ok {
+			return c, k, true
+		}
+	}
+	end := v.sentenceEnd(pos)
+	for k := pos + 1; k < end; k++ {
+		if c, ok := v.verbAt(k, end); ok {
+			return c, k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// verbAt reads a verb at k whose phrase ends before limit. A discard phrase ("shake off") wins over
+// its first word as a move, a use phrase ("stir in") over a move word ("stir").
+func (v stepView) verbAt(k, limit int) (wordClass, bool) {
+	for _, c := range []wordClass{classDiscard, classUse, classPrep, classMixVerb, classCook, classMove} {
+		if n := v.isVerbAt(c, k); n > 0 && k+n <= limit {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// inCondition reports whether the words at pos sit in a condition or doneness clause ("until the
+// broccoli is tender", "when the oil shimmers"): a condition word before them in the same clause, with
+// no comma, "then" or new verb in between.
+func (v stepView) inCondition(pos int) bool {
+	start := v.sentenceStart(pos)
+	for k := pos - 1; k >= start; k-- {
+		t := v.toks[k]
+		if t == sep || t == "then" {
+			return false
+		}
+		if v.lx.has(classCond, v.toks, k) {
+			return true
+		}
+		if v.isVerbAt(classUse, k) > 0 && k > start && connectors[v.toks[k-1]] {
+			return false // "cook until soft and add the garlic"
+		}
+		if v.lx != lexicons["en"] && v.isVerbAnyAt(k) {
+			return false // "quando saranno morbide aggiustare di sale": the infinitive starts the next clause
+		}
+	}
+	return false
+}
+
+// portionBefore reports whether the name at pos takes a portion of its line: "the remaining flour",
+// "half of the cheese", "1/4 teaspoon of the salt", "more water".
+func (v stepView) portionBefore(pos int) bool {
+	for k, n := pos-1, 0; k >= 0 && n < 4; k, n = k-1, n+1 {
+		t := v.toks[k]
+		if t == sep {
+			return false
+		}
+		if v.lx.has(classPortion, v.toks, k) || isNumberWord(t) {
+			return true
+		}
+		if !(t == "of" || v.lx.has(classArticle, v.toks, k) || lookupUnit(t, true) != "") {
+			return false
+		}
+	}
+	return false
+}
+
+func isNumberWord(t string) bool {
+	return t != "" && t[0] >= '0' && t[0] <= '9'
+}
+
+// targetBefore reports whether the name at pos is the target of a preposition ("pour over the
+// potatoes", "add to the onions"): the dish being added to, not the ingredient added.
+func (v stepView) targetBefore(pos int) bool {
+	k := pos - 1
+	for k >= 0 && v.lx.has(classArticle, v.toks, k) {
+		k--
+	}
+	if k < 0 || !v.lx.has(classInto, v.toks, k) {
+		return false
+	}
+	// "stir in the cream", "sprinkle over the seeds": the preposition is the verb's particle.
+	if k > 0 && (v.toks[k] == "in" && v.isVerbAnyAt(k-1) || v.toks[k] == "over" && v.lx.has(classOverVerb, v.toks, k-1)) {
+		return false
+	}
+	return true
+}
+
+// isVerbAnyAt reports whether a verb of the lists is at k.
+func (v stepView) isVerbAnyAt(k int) bool {
+	_, ok := v.verbAt(k, k+1)
+	return ok
+}
+
+// directObject reports whether the name at pos is the object of the verb at verb: no preposition
+// between them ("return the beef to the pan" has the beef as object; "transfer to the dish on top of
+// the sausage" has the sausage as a place).
+func (v stepView) directObject(verb, pos int) bool {
+	for k := verb + 1; k < pos; k++ {
+		if v.lx.has(classInto, v.toks, k) || v.toks[k] == "of" || v.toks[k] == "with" || v.toks[k] == "from" {
+			if v.toks[k] == "in" && k == verb+1 {
+				continue // "stir in the cream"
+			}
+			if v.toks[k] == "over" && v.lx.has(classOverVerb, v.toks, verb) {
+				continue
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// excessBefore reports whether "excess" precedes the name at pos: a leftover to get rid of.
+func (v stepView) excessBefore(pos int) bool {
+	for k, n := pos-1, 0; k >= 0 && n < 3; k, n = k-1, n+1 {
+		if v.lx.has(classExcess, v.toks, k) {
+			return true
+		}
+		if v.toks[k] == sep {
+			return false
+		}
+	}
+	return false
+}
+
+// afterFrom reports whether the name at pos follows "from" or "of" ("remove the skin from the
+// chicken"): the food a discard verb works on, not what it discards.
+func (v stepView) afterFrom(pos int) bool {
+	k := pos - 1
+	for k >= 0 && v.lx.has(classArticle, v.toks, k) {
+		k--
+	}
+	return k >= 0 && v.lx.has(classFrom, v.toks, k)
+}
+
+// movedOut reports whether the sentence of pos moves something out of the dish after it ("transfer
+// the chicken to a plate", "remove to a board").
+func (v stepView) movedOut(pos int) bool {
+	end := v.sentenceEnd(pos)
+	for k := pos + 1; k < end; k++ {
+		if !v.lx.has(classOut, v.toks, k) {
+			continue
+		}
+		j := k - 1
+		for j > pos && (v.lx.has(classArticle, v.toks, j) || v.toks[j] == "paper" || v.toks[j] == "serving" || v.toks[j] == "cutting") {
+			j--
+		}
+		if j > pos && v.lx.has(classInto, v.toks, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// mixtureAfter reports whether the words from end on name a mixture the mention is part of: "the
+// tomato mixture", "the egg and sugar mixture", "the onion-garlic paste". hitStarts marks where other
+// mentions begin, so a run of foods before the mixture noun is read as one name.
+func (v stepView) mixtureAfter(end int, hitAt func(int) int) bool {
+	_, ok := v.mixtureWord(end, hitAt, true)
+	return ok
+}
+
+// mixtureWord returns the mixture noun mixtureAfter finds, and whether it follows the mention
+// directly ("the tomato puree", which may be the puréed tomatoes line itself). runs allows a run of
+// foods joined by "and" in between.
+func (v stepView) mixtureWord(end int, hitAt func(int) int, runs bool) (direct string, ok bool) {
+	if end < len(v.toks) && (v.lx.has(classMix, v.toks, end) || mixCompound(v.toks[end], v.lx)) {
+		return v.toks[end], true
+	}
+	if !runs {
+		return "", false
+	}
+	afterConnector := false
+	for k, n := end, 0; k < len(v.toks) && n < 6; n++ {
+		if !afterConnector && v.lx.has(classMix, v.toks, k) {
+			return "", true
+		}
+		t := v.toks[k]
+		switch {
+		case connectors[t] && !afterConnector:
+			k++
+			afterConnector = true // "the egg and sugar mixture": another food must follow
+		case hitAt(k) > k:
+			k = hitAt(k)
+			afterConnector = false
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// isBath reports whether water at [pos, end) is a bath or a boiling medium: "a pot of water", "a
+// water bath", "blanch in boiling water", "an ice bath".
+func (v stepView) isBath(pos, end int) bool {
+	if end < len(v.toks) && v.toks[end] == "bath" {
+		return true
+	}
+	for k := max(0, pos-3); k < pos; k++ {
+		if v.lx.has(classBath, v.toks, k) {
+			return true
+		}
+	}
+	// "in (a pan of) boiling/salted/ice water"
+	k := pos - 1
+	for k >= 0 && (v.toks[k] == "boiling" || v.toks[k] == "salt" || v.toks[k] == "ice" || v.toks[k] == "cold" ||
+		v.toks[k] == "hot" || v.toks[k] == "simmering" || v.lx.has(classArticle, v.toks, k)) {
+		k--
+	}
+	if k >= pos-1 || k < 0 || !(v.toks[k] == "in" || v.toks[k] == "into" || v.toks[k] == "under") {
+		return false
+	}
+	// "pour in the hot water": the preposition is the verb's particle, the water is added.
+	_, isVerb := v.verbAt(max(0, k-1), k)
+	return k == 0 || !isVerb
+}
+
+// isHeading reports whether a step is a heading pasted as a step ("For the sauce:", "Make the
+// dough"): short, and ending with a colon or opening with a heading word and no verb of the lists.
+func isHeading(text string, v stepView) bool {
+	trimmed := strings.TrimSpace(text)
+	if isNote(trimmed, v) {
+		return true
+	}
+	words := 0
+	for _, t := range v.toks {
+		if t != sep {
+			words++
+		}
+	}
+	if words == 0 || words > 6 {
+		return false
+	}
+	if trimmed != "" && trimmed[len(trimmed)-1] == ':' {
+		return true
+	}
+	// A title pasted as a step: a few words, no sentence punctuation ("Marinate The Meat",
+	// "cooking-eggplant", "Make the Chili Paste").
+	if words <= 6 && trimmed != "" && !strings.ContainsAny(trimmed, ".!?,;()0123456789") && (words <= 2 || titleCase(trimmed)) {
+		return true
+	}
+	if v.lx.has(classHeading, v.toks, 0) {
+		for k := 1; k < len(v.toks); k++ {
+			if _, ok := v.verbAt(k, len(v.toks)); ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isPlural reports whether the word at k was written in the plural ("spices", "vegetables").
+func (v stepView) isPlural(k int) bool { return k < len(v.plural) && v.plural[k] }
+
+// stemWords returns words reduced to stems in languages other than English, whose nouns inflect by
+// their endings (cipolla/cipolle, Zwiebel/Zwiebeln, limón/limones, tomate/tomates): a word of five
+// letters or more loses one ending, so both forms meet. English words are already singular.
+func stemWords(words []string, lang string) []string {
+	if lang == "en" {
+		return words
+	}
+	out := make([]string, len(words))
+	for k, w := range words {
+		out[k] = stemWord(w)
+	}
+	return out
+}
+
+var stemEndings = []string{"en", "es", "n", "e", "s", "i", "a", "o"}
+
+func stemWord(w string) string {
+	if len(w) < 5 || w == sep {
+		return w
+	}
+	for _, e := range stemEndings {
+		if strings.HasSuffix(w, e) && len(w)-len(e) >= 4 {
+			return w[:len(w)-len(e)]
+		}
+	}
+	return w
+}
+
+// splitElisions turns the apostrophe of an elided article or preposition ("l'aglio", "d’huile",
+// "dell'olio") into spaces of the same byte length, so offsets into the text stay valid.
+func splitElisions(text string) string {
+	b := []byte(text)
+	for i := 0; i < len(b); i++ {
+		n := 0
+		switch {
+		case b[i] == '\'':
+			n = 1
+		case i+2 < len(b) && b[i] == 0xe2 && b[i+1] == 0x80 && b[i+2] == 0x99: // ’
+			n = 3
+		default:
+			continue
+		}
+		// The word before is short (l, d, un, dell, qu) and a letter follows.
+		k := i
+		for k > 0 && (b[k-1]|0x20) >= 'a' && (b[k-1]|0x20) <= 'z' {
+			k--
+		}
+		if i-k >= 1 && i-k <= 4 && i+n < len(b) && b[i+n] != ' ' {
+			for j := i; j < i+n; j++ {
+				b[j] = ' '
+			}
+		}
+		i += n - 1
+	}
+	return string(b)
+}
+
+// cleanName drops, outside English, what a parsed name may still carry around the food: leading
+// articles, prepositions and measures ("de tagliatelles", "EL Sojasauce"), a note after a preposition
+// ("Butter zum Dünsten", "Pfeffer aus der Mühle") and trailing letters and measures ("q.b.").
+func cleanName(words []string, lang string) []string {
+	lx := lexicons[lang]
+	for len(words) > 1 && (words[0] == sep || lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0) || lx.has(classMeasure, words, 0)) {
+		words = words[1:] // also "(chá)" after "xícara"
+	}
+	for k := 1; k < len(words); k++ {
+		if lx.has(classCut, words, k) {
+			words = words[:k]
+			break
+		}
+	}
+	for len(words) > 1 && (words[len(words)-1] == sep || len(words[len(words)-1]) == 1 || lx.has(classMeasure, words, len(words)-1)) {
+		words = words[:len(words)-1]
+	}
+	kept := make([]string, 0, len(words))
+	for k, w := range words {
+		if !lx.has(classDescriptor, words, k) {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) > 0 && len(kept) < len(words) {
+		return kept
+	}
+	return words
+}
+
+// headFirst reorders a cleaned name of a language that puts the food first ("olio extravergine di
+// oliva", "semoule de couscous", "aceto di vino") so the food's word is the head (last), as the
+// matcher's keys expect: the words after the first preposition lead, then the qualifiers.
+func headFirst(words []string, lang string) []string {
+	if !romance[lang] || len(words) < 2 {
+		return words
+	}
+	lx := lexicons[lang]
+	end := len(words)
+	for k := 1; k < len(words); k++ {
+		if words[k] == sep || connectors[words[k]] {
+			return words // alternatives: each keeps its order
+		}
+		if romancePrepositions[words[k]] && end == len(words) {
+			end = k
+		}
+	}
+	out := make([]string, 0, len(words))
+	for _, w := range words[min(end+1, len(words)):] {
+		if !romancePrepositions[w] && !lx.has(classArticle, []string{w}, 0) {
+			out = append(out, w)
+		}
+	}
+	out = append(out, words[1:end]...)
+	return append(out, words[0])
+}
+
+// romance are the languages that put the food first and its qualifiers after it.
+var romance = setOf("es", "it", "fr", "pt")
+
+var romancePrepositions = setOf("de", "d", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "dell", "des", "da", "do")
+
+// titleCase reports whether most words of a short text start with a capital ("Make the Chili
+// Paste"), as titles do and sentences do not.
+func titleCase(text string) bool {
+	caps, n := 0, 0
+	for _, w := range strings.Fields(text) {
+		if len(w) <= 3 {
+			continue // the, of, al, de
+		}
+		n++
+		if r := w[0]; r >= 'A' && r <= 'Z' {
+			caps++
+		}
+	}
+	return n > 0 && 2*caps > n
+}
+
+// openingPrepositions open a sentence's place or tool phrase ("In a pan", "Using a spoon").
+var openingPrepositions = setOf("in", "using", "with", "to", "into", "on", "onto", "from")
+
+// broughtBack reports whether the name at [pos, end) comes back from being cooked or prepared apart:
+// a participle just before it ("the fried prawns", "the reserved eggs") or "back" in its clause after
+// it ("slide the steak back into the pan").
+func (v stepView) broughtBack(pos, end int) bool {
+	for k, n := pos-1, 0; k >= 0 && n < 2; k, n = k-1, n+1 {
+		if v.toks[k] == sep {
+			break
+		}
+		if v.lx.has(classBack, v.toks, k) && v.toks[k] != "back" && v.toks[k] != "terug" && v.toks[k] != "zurueck" {
+			return true
+		}
+	}
+	for k := end; k < len(v.toks) && k < end+4 && v.toks[k] != sep; k++ {
+		if v.toks[k] == "back" || v.toks[k] == "terug" || v.toks[k] == "zurueck" {
+			return true
+		}
+	}
+	return false
+}
+
+// excepted reports whether the name at pos follows "except" in its clause ("all the vegetables except
+// the olives").
+func (v stepView) excepted(pos int) bool {
+	start := v.sentenceStart(pos)
+	for k := pos - 1; k >= start && k >= pos-6; k-- {
+		if v.lx.has(classExcept, v.toks, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNote reports whether a step is a note rather than an instruction: wholly in parentheses
+// ("(Leftover meat keeps 4 days.)"), or opening with a note word and a colon ("Storage: …", "Tip: …").
+func isNote(trimmed string, v stepView) bool {
+	if strings.HasPrefix(trimmed, "(") && strings.HasSuffix(trimmed, ")") && strings.Count(trimmed, "(") == 1 {
+		return true
+	}
+	i := strings.IndexByte(trimmed, ':')
+	if i <= 0 || len(strings.Fields(trimmed[:i])) > 3 {
+		return false
+	}
+	head := normalize(trimmed[:i])
+	return len(head) > 0 && v.lx.has(classNote, head, 0)
+}
+
+// mixCompound reports whether a word of a compounding language ends with a mixture noun
+// ("Petersilienmischung", "vleesmengsel", "ströbrödsblandning"): a mixture named after its foods.
+func mixCompound(t string, lx *lexicon) bool {
+	if lx == nil || lx == lexicons["en"] {
+		return false
+	}
+	for _, m := range lx.singles[classMix] {
+		if len(m) >= 4 && len(t) > len(m)+2 && strings.HasSuffix(t, m) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,197 @@
+package ingredient
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestMatchRoles covers the rules of the "in hand" reading one by one (testdata/mapping/README.md),
+// each on a small recipe, comparing the whole set of links.
+func TestMatchRoles(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		r    Recipe
+		want [][2]int
+	}{
+		{
+			name: "condition and doneness cues are not uses",
+			r: recipe([]string{"1 lb broccoli", "2 tbsp oil"},
+				"Heat the oil and add the broccoli.", "Cook until the broccoli is tender."),
+			want: [][2]int{{0, 0}, {1, 0}},
+		},
+		{
+			name: "a mixture names no line; flipping what is in the dish is not a use",
+			r: recipe([]string{"2 tomatoes", "1 onion", "4 chicken thighs"},
+				"Blend the tomatoes and onion.", "Brown the chicken.", "Flip the chicken and pour the tomato mixture over."),
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}},
+		},
+		{
+			name: "discarding is not a use; the remaining portion is",
+			r: recipe([]string{"2 bay leaves", "2 cups flour"},
+				"Simmer the bay leaves in the milk with half of the flour.", "Discard the bay leaves and whisk in the remaining flour."),
+			want: [][2]int{{0, 0}, {1, 0}, {1, 1}},
+		},
+		{
+			name: "bring back: a use verb links an ingredient cooked before",
+			r: recipe([]string{"1 lb prawns", "1 onion"},
+				"Fry the prawns and set aside.", "Fry the onion.", "Return the prawns to the pan."),
+			want: [][2]int{{0, 0}, {0, 2}, {1, 1}},
+		},
+		{
+			name: "water as a bath is not linked",
+			r: recipe([]string{"1 cup water", "200 g noodles"},
+				"Bring a pot of water to a boil and cook the noodles.", "Stir the water into the sauce."),
+			want: [][2]int{{0, 1}, {1, 0}},
+		},
+		{
+			name: "a heading pasted as a step links nothing",
+			r:    recipe([]string{"1 cup sugar"}, "For the sugar syrup:", "Melt the sugar."),
+			want: [][2]int{{0, 1}},
+		},
+		{
+			name: "dry ingredients: linked where first used together, not where the bowl moves",
+			r: recipe([]string{"2 cups flour", "1 tsp baking soda", "2 eggs", "1 cup milk"},
+				"Whisk together the dry ingredients.", "Beat the eggs with the milk.", "Add the dry ingredients to the egg mixture."),
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {3, 1}},
+		},
+		{
+			name: "the marinade ingredients are the marinade section's lines",
+			r: Recipe{
+				Ingredients: []Line{{"2 tbsp soy sauce", "Marinade"}, {"1 tsp sugar", "Marinade"}, {"1 lb chicken", ""}},
+				Steps:       []Line{{Text: "Whisk the marinade ingredients."}, {Text: "Marinate the chicken in the marinade."}},
+			},
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}},
+		},
+		{
+			name: "same-name lines go to their own section's steps",
+			r: Recipe{
+				Ingredients: []Line{{"2 tbsp soy sauce", "Marinade"}, {"1 lb beef", "Marinade"}, {"1 tbsp soy sauce", "Dip"}, {"1 tsp vinegar", "Dip"}},
+				Steps: []Line{{Text: "For the dip, mix the soy sauce and vinegar."},
+					{Text: "Toss the beef with the soy sauce.", Section: "Marinade"}},
+			},
+			want: [][2]int{{0, 1}, {1, 1}, {2, 0}, {3, 0}},
+		},
+		{
+			name: "inflected forms outside English",
+			r: recipe([]string{"2 cipolle", "olio extravergine di oliva"},
+				"Tritate la cipolla e fatela rosolare con l'olio.", "Girate le cipolle."),
+			want: [][2]int{{0, 0}, {1, 0}},
+		},
+		{
+			name: "German compounds and a condition clause",
+			r: recipe([]string{"2 Zwiebeln", "1 Liter Gemüsebrühe"},
+				"Die Zwiebeln schneiden und in der Brühe kochen, bis die Zwiebelstücke weich sind."),
+			want: [][2]int{{0, 0}, {1, 0}},
+		},
+		{
+			name: "'and mix' after a name is a verb, not a mixture",
+			r: recipe([]string{"¼ green pepper", "¼ red pepper"},
+				"Cut the peppers into cubes.", "Add the peppers and mix."),
+			want: [][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}},
+		},
+		{
+			name: "an ingredient only prepared is linked where it is cooked, not where it is flipped",
+			r: recipe([]string{"1 lb pork shoulder", "1 tbsp oil"},
+				"Pat the pork dry.", "Heat the oil and sear the pork.", "Flip the pork."),
+			want: [][2]int{{0, 0}, {0, 1}, {1, 1}},
+		},
+		{
+			name: "a group section by its last words; a dish section is not a group",
+			r: Recipe{
+				Ingredients: []Line{{"1 lb ground beef", ""}, {"1 tsp cumin", "Copycat Taco Seasoning"},
+					{"1 tsp paprika", "Copycat Taco Seasoning"}, {"1 cup lettuce", "Salad"}},
+				Steps: []Line{{Text: "Brown the beef, then stir in the taco seasoning."}, {Text: "Serve the salad."}},
+			},
+			want: [][2]int{{0, 0}, {1, 0}, {2, 0}},
+		},
+		{
+			name: "a title pasted as a step links nothing",
+			r:    recipe([]string{"1/4 cup chili paste", "2 dried chiles"}, "Make the Chili Paste", "Soak the chiles and blend into a paste."),
+			want: [][2]int{{1, 1}},
+		},
+		{
+			name: "Dutch compounds and a collective of vegetables listed together",
+			r: recipe([]string{"2 wortels", "2 preistengels", "1 liter kippenbouillon", "50 g boter", "50 g bloem", "1 dl room", "250 g champignons"},
+				"Spoel alle groenten en doe ze in de pot.", "Voeg de bouillon toe.", "Bak de champignons."),
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {6, 2}},
+		},
+		{
+			name: "German: short compound ends, notes after a preposition, seasoning verbs",
+			r: recipe([]string{"2 EL Sonnenblumenöl", "Butter zum Dünsten", "1 Zwiebel", "Salz", "Pfeffer aus der Mühle"},
+				"Die Zwiebel in Butter andünsten.", "Öl erhitzen und die Zwiebel darin braten. Mit Salz und Pfeffer würzen."),
+			want: [][2]int{{0, 1}, {1, 0}, {2, 0}, {2, 1}, {3, 1}, {4, 1}},
+		},
+		{
+			name: "Italian: q.b. lines, elisions, food-first names, salting verbs",
+			r: recipe([]string{"Olio extravergine di oliva q.b.", "Sale q.b.", "4 fette di pesce spada"},
+				"Scaldate l'olio in padella.", "Cuocete il pesce spada per 3 minuti, salate e servite."),
+			want: [][2]int{{0, 0}, {1, 1}, {2, 1}},
+		},
+		{
+			name: "a line with some kept for serving is linked where it is served; 'of choice' names the food",
+			r: recipe([]string{"½ cup grated Parmesan cheese, plus extra for serving", "200 g pasta of choice", "1 cup breadcrumbs"},
+				"Mix the breadcrumbs with the Parmesan.", "Cook the pasta.", "Serve the pasta hot with grated Parmesan on top."),
+			want: [][2]int{{0, 0}, {0, 2}, {1, 1}, {1, 2}, {2, 0}}, // the pasta, cooked apart, comes back where it is served
+		},
+		{
+			name: "notes and parenthesized remarks pasted as steps link nothing",
+			r:    recipe([]string{"1 lb pork shoulder"}, "Roast the pork.", "(Leftover pork keeps 4 days.)", "Storage: keep the pork in the fridge."),
+			want: [][2]int{{0, 0}},
+		},
+	}
+	for _, tt := range tests {
+		got := MatchRecipe(tt.r)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func recipe(ings []string, steps ...string) Recipe {
+	var r Recipe
+	for _, l := range ings {
+		r.Ingredients = append(r.Ingredients, Line{Text: l})
+	}
+	for _, s := range steps {
+		r.Steps = append(r.Steps, Line{Text: s})
+	}
+	return r
+}
+
+// FuzzMatchRecipe feeds the matcher arbitrary lines, sections and steps: it must not panic, and
+// every link must be in range, sorted, unique and the same on a second run.
+func FuzzMatchRecipe(f *testing.F) {
+	f.Add("2 cups flour\n1 tsp salt", "Dry\nDry", "Whisk the dry ingredients.\nAdd the remaining flour.", "de")
+	f.Add("1 kg di melanzane\nOlio extravergine di oliva q.b.", "\n", "Tagliate le melanzane.\nFriggetele nell'olio finché dorate.", "it")
+	f.Add("4 Zwiebeln\n1 l Gemüsebrühe", "Für die Suppe\nFür die Suppe", "Für die Suppe: Zwiebeln schneiden.\nBrühe zugeben, bis alles kocht.", "de")
+	f.Add("", "", "", "")
+	f.Add("For the sauce:\n’’’", ":\n", "until\n\u00a0(((", "x")
+	f.Fuzz(func(t *testing.T, ings, secs, steps, _ string) {
+		var r Recipe
+		secNames := strings.Split(secs, "\n")
+		for i, l := range strings.Split(ings, "\n") {
+			sec := ""
+			if i < len(secNames) {
+				sec = secNames[i]
+			}
+			r.Ingredients = append(r.Ingredients, Line{Text: l, Section: sec})
+		}
+		for _, s := range strings.Split(steps, "\n") {
+			r.Steps = append(r.Steps, Line{Text: s})
+		}
+		got := MatchRecipe(r)
+		for i, l := range got {
+			if l[0] < 0 || l[0] >= len(r.Ingredients) || l[1] < 0 || l[1] >= len(r.Steps) {
+				t.Fatalf("link %v out of range", l)
+			}
+			if i > 0 && (got[i-1][0] > l[0] || got[i-1][0] == l[0] && got[i-1][1] >= l[1]) {
+				t.Fatalf("links not sorted and unique: %v", got)
+			}
+		}
+		if again := MatchRecipe(r); !slices.Equal(again, got) {
+			t.Fatalf("not deterministic: %v then %v", got, again)
+		}
+	})
+}
