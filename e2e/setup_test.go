@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"larder/config"
@@ -125,6 +126,13 @@ func startService(t *testing.T) *service {
 		}
 	})
 
+	// Live shopping lists, fed by the database's notifications as in cmd/api.
+	listEvents := handlers.NewListEvents()
+	followCtx, stopFollow := context.WithCancel(context.Background())
+	go listEvents.Follow(followCtx, func(ctx context.Context) (*pgx.Conn, error) {
+		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
+	}, logger)
+
 	app := handlers.New(handlers.Deps{
 		Config: cfg,
 		DB:     pool,
@@ -135,6 +143,7 @@ func startService(t *testing.T) *service {
 		Version:      "e2e",
 		Web:          web.Dist(),
 		Files:        files,
+		ListEvents:   listEvents,
 		PasswordCost: 4, // bcrypt's minimum: the journey signs in several times
 	})
 	served := make(chan error, 1)
@@ -147,6 +156,9 @@ func startService(t *testing.T) *service {
 			t.Errorf("serve: %v", err)
 		}
 	})
+	// Registered last, so it runs first: the open event streams end, and the
+	// shutdown above does not wait for them.
+	t.Cleanup(stopFollow)
 
 	// Wait until the listener answers, so the browser's first load is not a race.
 	deadline := time.Now().Add(10 * time.Second)

@@ -39,6 +39,9 @@ type Deps struct {
 	// ListCache reuses recent recipe-list totals and expanded searches
 	// (NewListCache); nil computes them every time.
 	ListCache *ListCache
+	// ListEvents tells open shopping lists of their changes (NewListEvents,
+	// fed by its Follow); nil answers their event streams with 503.
+	ListEvents *ListEvents
 	// PasswordCost is the bcrypt cost; 0 means password.DefaultCost (12).
 	// Only tests lower it, to stay fast.
 	PasswordCost int
@@ -76,6 +79,7 @@ func New(d Deps) *fiber.App {
 	app.Use(recover.New())
 	app.Use("/api", s.maintenanceGuard()) // writes answer 503 while a backup is restored
 	s.allowBackupTransfers(app)           // the one route that takes large bodies
+	s.allowArchiveUploads(app)            // and the import of another app's export
 
 	s.routes(app)
 
@@ -115,6 +119,8 @@ func (s *Server) routes(app *fiber.App) {
 	s.recipeRoutes(app, api)
 	s.recipeImportRoutes(api)
 	s.mappingRoutes(api)
+	s.mealPlanRoutes(api)
+	s.shoppingRoutes(api)
 }
 
 func (s *Server) health(c *fiber.Ctx) error {

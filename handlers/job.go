@@ -13,10 +13,13 @@ import (
 
 // Job is the job shape of API.md.
 type Job struct {
-	ID         uuid.UUID       `json:"id"`
-	Kind       string          `json:"kind"`
-	State      string          `json:"state"`
-	Progress   *float32        `json:"progress"`
+	ID       uuid.UUID `json:"id"`
+	Kind     string    `json:"kind"`
+	State    string    `json:"state"`
+	Progress *float32  `json:"progress"`
+	// Detail is what a running job reports besides its progress (the
+	// archive import: {format, done, total}); omitted when nothing.
+	Detail     json.RawMessage `json:"detail,omitempty"`
 	Result     json.RawMessage `json:"result"`
 	Error      *JobError       `json:"error"`
 	CreatedAt  time.Time       `json:"createdAt"`
@@ -36,6 +39,9 @@ func jobView(j repo.Job) Job {
 	v := Job{ID: j.ID, Kind: j.Kind, Progress: j.Progress, CreatedAt: j.CreatedAt.UTC(), FinishedAt: j.FinishedAt}
 	if j.Result != nil {
 		v.Result = *j.Result
+	}
+	if j.ProgressDetail != nil {
+		v.Detail = *j.ProgressDetail
 	}
 	river := ""
 	if j.RiverState != nil {

@@ -12,9 +12,11 @@ import (
 	"larder/repo"
 )
 
-// recipeImportRoutes registers POST /api/recipes/import.
+// recipeImportRoutes registers POST /api/recipes/import and
+// /api/recipes/import/archive.
 func (s *Server) recipeImportRoutes(api fiber.Router) {
 	api.Post("/recipes/import", s.requireAuth, s.importRecipe)
+	api.Post("/recipes/import/archive", s.requireAuth, s.importArchive)
 }
 
 // importBody is the JSON of POST /api/recipes/import.

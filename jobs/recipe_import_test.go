@@ -148,7 +148,7 @@ func importSetup(t *testing.T, fc *fetch.Client) *importBundle {
 
 // importSetupOn is importSetup on a database several subtests share; each
 // gets its own user.
-func importSetupOn(t *testing.T, db *pgxpool.Pool, fc *fetch.Client) *importBundle {
+func importSetupOn(t testing.TB, db *pgxpool.Pool, fc *fetch.Client) *importBundle {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg, err := config.Load(func(string) string { return "" })
@@ -183,7 +183,7 @@ func (b *importBundle) enqueueImport(t *testing.T, rawURL string, pasted *string
 	})
 }
 
-func (b *importBundle) enqueue(t *testing.T, args river.JobArgs, also func(context.Context, pgx.Tx, uuid.UUID) error) *rivertype.JobRow {
+func (b *importBundle) enqueue(t testing.TB, args river.JobArgs, also func(context.Context, pgx.Tx, uuid.UUID) error) *rivertype.JobRow {
 	t.Helper()
 	ctx := context.Background()
 	var riverID int64
@@ -205,7 +205,7 @@ func (b *importBundle) enqueue(t *testing.T, args river.JobArgs, also func(conte
 	return b.row(t, riverID)
 }
 
-func (b *importBundle) row(t *testing.T, riverID int64) *rivertype.JobRow {
+func (b *importBundle) row(t testing.TB, riverID int64) *rivertype.JobRow {
 	t.Helper()
 	row, err := b.q.client.JobGet(context.Background(), riverID)
 	if err != nil {
@@ -215,7 +215,7 @@ func (b *importBundle) row(t *testing.T, riverID int64) *rivertype.JobRow {
 }
 
 // workJob works one River job with the worker, as a River client would.
-func workJob[T river.JobArgs](t *testing.T, db *pgxpool.Pool, w river.Worker[T], row *rivertype.JobRow) *rivertest.WorkResult {
+func workJob[T river.JobArgs](t testing.TB, db *pgxpool.Pool, w river.Worker[T], row *rivertype.JobRow) *rivertest.WorkResult {
 	t.Helper()
 	ctx := context.Background()
 	tw := rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, w)
@@ -248,7 +248,7 @@ type jobOutcome struct {
 	UserID   *uuid.UUID
 }
 
-func (b *importBundle) outcome(t *testing.T, riverID int64) jobOutcome {
+func (b *importBundle) outcome(t testing.TB, riverID int64) jobOutcome {
 	t.Helper()
 	var o jobOutcome
 	if err := b.db.QueryRow(context.Background(), `SELECT result, error_code, error_message, progress, user_id

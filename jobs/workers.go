@@ -46,6 +46,7 @@ func NewWorkers(d *Deps) *river.Workers {
 	river.AddWorker(w, &GenerateMappingsWorker{deps: d})
 	river.AddWorker(w, &ImportRecipeWorker{deps: d})
 	river.AddWorker(w, &DownloadRecipeImageWorker{deps: d})
+	river.AddWorker(w, &ImportArchiveWorker{deps: d})
 	return w
 }
 

@@ -12,15 +12,18 @@ import (
 // Job is the public view of a background job: app_job joined with River's
 // row while River still has it.
 type Job struct {
-	ID           uuid.UUID        `db:"id"`
-	UserID       *uuid.UUID       `db:"user_id"`
-	Kind         string           `db:"kind"`
-	Progress     *float32         `db:"progress"`
-	Result       *json.RawMessage `db:"result"`
-	ErrorCode    *string          `db:"error_code"`
-	ErrorMessage *string          `db:"error_message"`
-	CreatedAt    time.Time        `db:"created_at"`
-	FinishedAt   *time.Time       `db:"finished_at"`
+	ID       uuid.UUID  `db:"id"`
+	UserID   *uuid.UUID `db:"user_id"`
+	Kind     string     `db:"kind"`
+	Progress *float32   `db:"progress"`
+	// ProgressDetail is what a running job reports besides its progress
+	// (SetJobProgressDetail), nil when it reports nothing.
+	ProgressDetail *json.RawMessage `db:"progress_detail"`
+	Result         *json.RawMessage `db:"result"`
+	ErrorCode      *string          `db:"error_code"`
+	ErrorMessage   *string          `db:"error_message"`
+	CreatedAt      time.Time        `db:"created_at"`
+	FinishedAt     *time.Time       `db:"finished_at"`
 	// RiverState is River's state (available, running, completed, ...), or
 	// nil once River has pruned its row.
 	RiverState *string `db:"river_state"`
@@ -49,7 +52,7 @@ func GetJobIDByRiverID(ctx context.Context, db DBTX, riverJobID int64) (uuid.UUI
 // GetJob returns a job by its public id.
 func GetJob(ctx context.Context, db DBTX, id uuid.UUID) (Job, error) {
 	rows, _ := db.Query(ctx, `
-		SELECT j.id, j.user_id, j.kind, j.progress, j.result, j.error_code, j.error_message, j.created_at, j.finished_at,
+		SELECT j.id, j.user_id, j.kind, j.progress, j.progress_detail, j.result, j.error_code, j.error_message, j.created_at, j.finished_at,
 		       r.state::text AS river_state,
 		       r.errors[array_upper(r.errors, 1)]->>'error' AS river_error,
 		       r.finalized_at AS river_finalized_at

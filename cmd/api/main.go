@@ -82,6 +82,11 @@ func run() error {
 		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
 	}, logger)
 
+	listEvents := handlers.NewListEvents()
+	go listEvents.Follow(ctx, func(ctx context.Context) (*pgx.Conn, error) {
+		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
+	}, logger)
+
 	webFS := web.Dist()
 	if webFS == nil {
 		logger.Warn("the web client is not built (run: npm --prefix web ci && npm --prefix web run build); serving the API only")
@@ -94,11 +99,12 @@ func run() error {
 			AccessSecret: []byte(cfg.JWTSecret.Reveal()), RefreshSecret: []byte(cfg.JWTRefreshSecret.Reveal()),
 			AccessTTL: cfg.JWTExpiresIn, RefreshTTL: cfg.JWTRefreshExpiresIn,
 		},
-		Logger:    logger,
-		Version:   larder.Version(),
-		Web:       webFS,
-		Files:     filestore.Local{Root: cfg.UploadPath},
-		ListCache: lists,
+		Logger:     logger,
+		Version:    larder.Version(),
+		Web:        webFS,
+		Files:      filestore.Local{Root: cfg.UploadPath},
+		ListCache:  lists,
+		ListEvents: listEvents,
 	})
 
 	ln, err := net.Listen("tcp", cfg.ListenAddr)

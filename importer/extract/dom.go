@@ -133,8 +133,23 @@ func nodeText(n *html.Node) string {
 		if n.DataAtom == atom.Td || n.DataAtom == atom.Th {
 			b.WriteByte(' ')
 		}
+		var prev *html.Node
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			// Parts of a line kept in elements side by side ("<span>500</span>
+			// <span>g</span><span>flour</span>", amount, unit and name in
+			// separate spans) are separate words on screen (the page's
+			// layout spaces them); read together they would glue.
+			if prev != nil && cellLike[prev.DataAtom] && cellLike[c.DataAtom] && b.Len() > 0 {
+				if last := b.String()[b.Len()-1]; last != ' ' && last != '\n' {
+					b.WriteByte(' ')
+				}
+			}
 			rec(c)
+			if c.Type == html.ElementNode {
+				prev = c
+			} else if c.Type == html.TextNode {
+				prev = nil
+			}
 		}
 		if block {
 			b.WriteByte('\n')
@@ -142,6 +157,13 @@ func nodeText(n *html.Node) string {
 	}
 	rec(n)
 	return b.String()
+}
+
+// cellLike are the inline elements pages use as cells of a line (amount,
+// unit, name); sup and sub are left out, as "1<sup>1</sup>" must not split.
+var cellLike = map[atom.Atom]bool{
+	atom.Span: true, atom.A: true, atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true, atom.Label: true,
+	atom.Data: true, atom.Small: true, atom.Output: true, atom.Abbr: true,
 }
 
 // lineText is nodeText on one line, cleaned.

@@ -5,7 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // tagLike is what stripTags removes; none may be left in output text.
@@ -53,6 +56,68 @@ func FuzzJSONLD(f *testing.F) {
 			r := fromSchema(n, g, nil)
 			finish(&r, newPage(nil, "https://example.com/"))
 			assertInvariants(t, r)
+		}
+	})
+}
+
+// FuzzSplitSteps checks the step splitters: glued sentences are split
+// without losing or adding a character (in any script), no step is empty,
+// and a trailing "Serves N" never survives dropTrailingServes.
+func FuzzSplitSteps(f *testing.F) {
+	f.Add("Zwiebeln schneiden.Öl erhitzen.Braten.")
+	f.Add("Mix the salt and pepper.2. Bring to the boil. 3. Serve.")
+	f.Add("Нарезать лук.Обжарить его. Serves 4")
+	f.Add("U.S.A. style.Done")
+	f.Add("1. Mix.2. Bake.\nServes 4-6.")
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		if parts := splitGluedSentences(s); parts != nil {
+			joined := strings.Join(parts, "")
+			if strip(joined) != strip(s) {
+				t.Fatalf("splitGluedSentences(%q) = %q lost or added text", s, parts)
+			}
+		}
+		steps := splitSteps(s)
+		for _, st := range steps {
+			if strings.TrimSpace(st) == "" {
+				t.Fatalf("splitSteps(%q) has an empty step: %q", s, steps)
+			}
+		}
+		if len(steps) == 0 {
+			return
+		}
+		out := dropTrailingServes([]Section{{Items: append([]string(nil), steps...)}})
+		if n := len(out); n > 0 {
+			last := out[n-1].Items
+			if len(last) == 0 || servesLine.MatchString(last[len(last)-1]) && len(flatten(out)) == len(steps) {
+				t.Fatalf("dropTrailingServes(%q) = %q", steps, out)
+			}
+		}
+	})
+}
+
+// strip removes white space, which the splitter may trim at the cuts.
+func strip(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// FuzzServingsInText checks the yield reader on arbitrary page lines: it
+// never panics and gives a count between 1 and maxTextServings, or nothing.
+func FuzzServingsInText(f *testing.F) {
+	for _, s := range []string{"Serves 4", "Ración para: 4 - 6", "4 porce", "Portionen: 2", "8 os.", "4492 os.", "10 pieces — 20 minutes", "Makes:", "Pour 4 personnes", "pour 200 g"} {
+		f.Add(s, "12")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		n := servingsInText([]block{{kind: 'p', text: a}, {kind: 'p', text: b}})
+		if n != nil && (*n < 1 || *n > maxTextServings) {
+			t.Fatalf("servingsInText(%q, %q) = %d", a, b, *n)
 		}
 	})
 }

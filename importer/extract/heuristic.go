@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -21,7 +23,7 @@ import (
 var ingredientWords = []string{
 	"ingredient", "zutaten", "ingrédient", "ingredienti", "ingrediente", "ingrediënten", "ingredienser",
 	"składniki", "hozzávalók", "suroviny", "ingrediencie", "sastojci", "malzemeler", "ainekset", "ingrediënt",
-	"you will need", "you'll need", "what you need", "材料", "食材", "用料",
+	"you will need", "you'll need", "what you need", "du behöver", "du skal bruge", "du trenger", "材料", "食材", "用料",
 }
 
 var instructionWords = []string{
@@ -29,12 +31,26 @@ var instructionWords = []string{
 	"préparation", "preparazione", "procedimento", "preparación", "elaboración", "modo de preparo", "bereiding",
 	"werkwijze", "fremgangsmåde", "fremgangsmåte", "tilberedning", "gör så här", "så gör du", "przygotowanie", "step by step", "step-by-step", "étape", "schritt 1", "paso 1", "passo 1", "stap 1", "step 1", "aan de slag",
 	"elkészítés", "postup", "priprema", "hazırlanışı", "yapılışı", "作り方", "做法", "步骤", "procedure",
+	"instruktion", "sådan gør du", "slik gjør du", "so wird's gemacht", "so geht's", "przygotowania", "preparação",
+	"elaboração", "valmistus", "ohjeet",
 }
 
 func matchesAny(s string, words []string) bool {
 	s = strings.ToLower(s)
 	for _, w := range words {
 		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// startsWithAny reports whether s begins with one of words (after
+// punctuation or a number: "1. Ingredients", "— Zutaten").
+func startsWithAny(s string, words []string) bool {
+	s = strings.ToLower(strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }))
+	for _, w := range words {
+		if strings.HasPrefix(s, w) {
 			return true
 		}
 	}
@@ -246,7 +262,7 @@ func heuristic(p *page) Recipe {
 			r.IngredientSections, r.InstructionSections = ingredientLikeList(blocks, r.InstructionSections)
 		}
 	})
-	try(func() { r.Servings = servingsInText(blocks) })
+	try(func() { r.Servings = p.servingsFromText() })
 	try(func() { r.ImageURL = p.metaImage() })
 	try(func() {
 		if r.ImageURL == "" {
@@ -320,11 +336,30 @@ func sectionUnderAt(blocks []block, words, stopWords []string, instructions bool
 			break
 		}
 		secs, n := readUnder(blocks[i+1:], h.level, words, stopWords, instructions)
-		if countItems(secs) > countItems(best) {
+		if candidateWeight(secs, instructions) > candidateWeight(best, instructions) {
 			best, bestAt, bestEnd = secs, i, i+1+n
 		}
 	}
 	return best, bestAt, bestEnd
+}
+
+// candidateWeight ranks what was read under headings that name the part.
+// Ingredients count lines. Steps count the lines that read like a step (a
+// sentence, not a label): "Tiempo de elaboración" over a box of times
+// ("35 m", "Cocinado") loses to "Elaboración" over the method.
+func candidateWeight(secs []Section, instructions bool) int {
+	if !instructions {
+		return countItems(secs)
+	}
+	w := 0
+	for _, l := range flatten(secs) {
+		if utf8.RuneCountInString(l) >= 20 {
+			w += 2
+		} else {
+			w++
+		}
+	}
+	return w
 }
 
 // notInstructionWords name the parts that can sit between the ingredients
@@ -378,7 +413,11 @@ loop:
 	for i, b := range blocks {
 		switch b.kind {
 		case 'h':
-			if matchesAny(b.text, stopWords) && len(b.text) <= 60 {
+			// The other part's heading ends this one. Below the part's own
+			// level only a heading that starts with the other part's word
+			// does ("Ingredients for the sauce"): "Preparar los
+			// ingredientes:" inside the method is one of its groups.
+			if matchesAny(b.text, stopWords) && len(b.text) <= 60 && (b.level <= level || startsWithAny(b.text, stopWords)) {
 				break loop
 			}
 			// A heading as high as the part's own ends it, unless nothing
@@ -447,7 +486,7 @@ func byClass(body *html.Node, word string, instructions bool) []Section {
 		if boilerplate(n) {
 			return false
 		}
-		if classHas(n, word) && (hasDescendant(n, atom.Li) || instructions && hasDescendant(n, atom.P)) {
+		if classHas(n, word) && (hasDescendant(n, atom.Li) || instructions && hasDescendant(n, atom.P) || !instructions && hasDescendant(n, atom.Dt)) {
 			if s := readGroups(n, instructions); countItems(s) > 0 {
 				out = s
 				return false
@@ -458,17 +497,44 @@ func byClass(body *html.Node, word string, instructions bool) []Section {
 	return out
 }
 
-// servingsBefore matches "Serves: 4", "Yield 4-6", "Portionen: 2";
-// servingsAfter matches "4 servings", "4 portioner", "Até 4 porções".
+// Servings written on the page, in the corpus's languages. servingsBefore
+// matches a label before the number ("Serves: 4", "Yield 4-6", "Ración
+// para: 1", "Portionen: 2", "Počet porcí: 4"); servingsAfter matches the
+// number before its noun ("4 servings", "4 porce", "Até 4 porções", "8 os.",
+// "4人份"); servingsLabel is a label standing alone, whose number is the next
+// line or the value of the form field beside it.
+//
+// A range ("4-6 servings", "10 to 12") gives its upper bound everywhere,
+// in structured data and in page text alike (yieldFromText): the recipe's
+// amounts are written for at most that many.
+const (
+	servingsLabelWords = `serves|servings?|serving for|yields?|makes|portions?|portionen|porties|porzioni|porciones|porções|` +
+		`personnes|personen|personer|porcje|porce|porcie|počet porcí|adag|raci[oó]n(?:es)?(?: para)?|rinde|rendimiento|rendimento|` +
+		`rendement|pour|für|voor|para|per|persone|pessoas|personas|comensales|opbrengst|aantal personen|porsjoner|portioner|` +
+		`annoksia|kişilik|udbytte`
+	servingsNounWords = `servings?|serves|portions?|portioner|portionen|porties|porzioni|porciones|porções|personnes|personen|` +
+		`persons|people|personer|personas|persone|pessoas|comensales|raciones|porcje|porcji|porce|porcí|porcií|porcie|osoby|osób|os\.|` +
+		`adag|pers\.|porsjoner|annosta|henkilölle|hengelle|kişilik|人份|人分`
+)
+
 var (
-	servingsBefore = regexp.MustCompile(`(?i)\b(?:serves|servings?|yields?|makes|portions?|portionen|porties|porzioni|porciones|porções|personnes|personen|personer|porcje|adag)\b\s*:?\s*(\d+(?:\s*(?:-|–|to)\s*\d+)?)`)
-	servingsAfter  = regexp.MustCompile(`(?i)(\d+(?:\s*(?:-|–|to)\s*\d+)?)\s*(?:\([^)]{0,20}\)\s*)?(?:servings?|serves|portions?|portioner|portionen|porties|porzioni|porciones|porções|personnes|personen|persons|people|personer|porcje|porcji|osoby|adag|pers\.)`)
+	servingsBefore = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:` + servingsLabelWords + `)(?:[^\pL\d]|$)\s*:?\s*(\d+(?:\s*(?:-|–|to|a|à|bis|tot|til)\s*\d+)?)(?:\s*(?:` + servingsNounWords + `))?`)
+	servingsAfter  = regexp.MustCompile(`(?i)(\d+(?:\s*(?:-|–|to|a|à|bis|tot|til)\s*\d+)?)\s*(?:\([^)]{0,20}\)\s*)?(?:` + servingsNounWords + `)`)
+	servingsWord   = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:serves|yields?|makes|` + servingsNounWords + `)(?:[^\pL]|$)`)
+	servingsLabel  = regexp.MustCompile(`(?i)^\s*(?:` + servingsLabelWords + `)\s*:?\s*$`)
+	// piecesFirst is a line that starts with a count of pieces ("10 pieces
+	// — 20 minutes", "12 cookies"): a yield only at the start of a line,
+	// where an ingredient's "cut into 4 pieces" cannot be.
+	piecesFirst = regexp.MustCompile(`(?i)^\s*(\d+(?:\s*(?:-|–|to)\s*\d+)?)\s*(?:pieces|pcs|stuks|stück|kusů|kusov|cookies|muffins|cupcakes|bars|biscuits|koekjes|plätzchen)\b`)
 )
 
 // servingsHint is a cheap test before the regular expressions.
 func servingsHint(s string) bool {
 	s = strings.ToLower(s)
-	for _, w := range []string{"serv", "yield", "make", "portion", "pers", "peop", "porz", "porc", "porç", "porties", "adag", "osob"} {
+	for _, w := range []string{"serv", "yield", "make", "portion", "pers", "peop", "porz", "porc", "porç", "porties", "adag",
+		"osob", "osób", "os.", "raci", "rind", "rend", "pour", "für", "voor", "para", "per", "pessoa", "comensal",
+		"opbrengst", "porsjon", "annos", "henkil", "hengel", "kişi", "udbytte", "人", "份",
+		"piece", "pcs", "stuk", "stück", "kus", "cookie", "muffin", "cupcake", "bars", "biscuit", "koekje", "plätzchen"} {
 		if strings.Contains(s, w) {
 			return true
 		}
@@ -476,23 +542,114 @@ func servingsHint(s string) bool {
 	return false
 }
 
-// servingsInText finds a number of servings written in a short line.
+// servingsInText finds a number of servings written in a short line, or a
+// label line ("Makes:") whose number is the next line ("24 - 30").
 func servingsInText(blocks []block) *int {
 	if len(blocks) > 4000 {
 		blocks = blocks[:4000]
 	}
-	for _, b := range blocks {
-		if len(b.text) > 120 || !hasDigitOrFraction(b.text) || !servingsHint(b.text) {
+	for i, b := range blocks {
+		if len(b.text) > 120 || !servingsHint(b.text) {
 			continue
 		}
-		if m := servingsBefore.FindStringSubmatch(b.text); m != nil {
-			return yieldFromText(m[1])
+		if servingsLabel.MatchString(b.text) && i+1 < len(blocks) && !strings.EqualFold(strings.TrimSpace(strings.TrimRight(b.text, ": ")), "per") {
+			if next := strings.TrimSpace(blocks[i+1].text); len(next) <= 24 && next != "" && next[0] >= '0' && next[0] <= '9' {
+				if n := yieldFromText(next); n != nil {
+					return n
+				}
+			}
 		}
-		if m := servingsAfter.FindStringSubmatch(b.text); m != nil {
-			return yieldFromText(m[1])
+		if !hasDigitOrFraction(b.text) {
+			continue
+		}
+		var m []string
+		if m = servingsBefore.FindStringSubmatch(b.text); m == nil || !labelledNumberOK(m) {
+			if m = servingsAfter.FindStringSubmatch(b.text); m == nil {
+				m = piecesFirst.FindStringSubmatch(b.text)
+			}
+		}
+		// A count in the hundreds is a site's counter ("4492 os." who saved
+		// it), not the servings of a recipe.
+		if n := yieldFromTextMatch(m); n != nil && *n <= maxTextServings {
+			return n
 		}
 	}
 	return nil
+}
+
+const maxTextServings = 200
+
+func yieldFromTextMatch(m []string) *int {
+	if m == nil {
+		return nil
+	}
+	return yieldFromText(m[1])
+}
+
+// labelledNumberOK refuses the prepositions among the labels ("pour",
+// "für", "para", "per", "voor") unless a servings noun follows the number:
+// "pour 4 personnes" is a yield, "pour 200 g de farine" is not.
+func labelledNumberOK(m []string) bool {
+	label := strings.ToLower(strings.TrimSpace(strings.TrimRight(strings.Split(m[0], m[1])[0], ": ")))
+	label = strings.TrimLeftFunc(label, func(r rune) bool { return !unicode.IsLetter(r) })
+	switch label {
+	case "pour", "für", "voor", "para", "per":
+		return servingsAfter.MatchString(m[0])
+	}
+	return true
+}
+
+// servingsFromControls reads a yield that a page shows as a form field
+// beside its label, for readers to change: <label>Serves: <input
+// value="12"></label>, or a <select> of servings with one option selected
+// next to "personnes".
+func servingsFromControls(body *html.Node) *int {
+	var found *int
+	walk(body, func(n *html.Node) bool {
+		if found != nil {
+			return false
+		}
+		var v string
+		switch n.DataAtom {
+		case atom.Input:
+			v = attr(n, "value")
+		case atom.Select:
+			for _, o := range find(n, func(e *html.Node) bool { return e.DataAtom == atom.Option }) {
+				if hasAttr(o, "selected") {
+					v = attr(o, "value")
+					if v == "" {
+						v = nodeText(o)
+					}
+				}
+			}
+		default:
+			return true
+		}
+		v = strings.TrimSpace(v)
+		if v == "" || v[0] < '0' || v[0] > '9' || len(v) > 6 {
+			return false
+		}
+		// The label is the text of the field's nearest ancestors.
+		for a, depth := n.Parent, 0; a != nil && depth < 2; a, depth = a.Parent, depth+1 {
+			t := nodeText(a)
+			if len(t) > 200 {
+				break
+			}
+			if fieldIsServings(t) {
+				found = yieldFromText(v)
+				break
+			}
+		}
+		return false
+	})
+	return found
+}
+
+// fieldIsServings reports a short label that names servings ("Serves:",
+// "Pour … personnes"); the prepositions alone do not.
+func fieldIsServings(label string) bool {
+	label = strings.Join(cleanLines(label), " ")
+	return len(label) <= 60 && servingsWord.MatchString(label)
 }
 
 // metaTags reads the <meta> tags of the head without a DOM.

@@ -217,6 +217,10 @@ func readGroups(c *html.Node, instructions bool) []Section {
 				} else {
 					b.item(lineText(e))
 				}
+			case !hasLi && !instructions && e.DataAtom == atom.Dt:
+				// A definition list of ingredients: name and amount in
+				// separate elements of each term, joined with a space.
+				b.item(cellsText(e))
 			case isGroupHeader(e):
 				if t := strings.TrimRight(lineText(e), ": "); t != "" && !isContainerTitle(t) {
 					b.section(t)
@@ -232,6 +236,34 @@ func readGroups(c *html.Node, instructions bool) []Section {
 	}
 	rec(c)
 	return b.sections()
+}
+
+// cellsText is the text of an element whose parts (amount, name) sit in
+// separate child elements with nothing between them ("<b>sugar</b><u>45
+// g</u>"): each part is read on its own and the parts are joined with a
+// space, so no name is glued to its amount.
+func cellsText(n *html.Node) string {
+	var parts []string
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		var t string
+		switch c.Type {
+		case html.TextNode:
+			t = cleanText(c.Data)
+		case html.ElementNode:
+			if skipAtoms[c.DataAtom] || hiddenElement(c) {
+				continue
+			}
+			if hasBlockChild(c) || c.DataAtom == atom.A && c.FirstChild != nil && c.FirstChild.Type == html.ElementNode {
+				t = cellsText(c)
+			} else {
+				t = lineText(c)
+			}
+		}
+		if t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // isGroupHeader recognizes the title of an ingredient or instruction group.
@@ -430,7 +462,11 @@ func unglue(line, name string) string {
 // page lines and joined with the amount cell next to it, on the side where
 // the page puts amounts.
 func joinAmountCells(lines, pl []string) []string {
-	if len(pl) < len(lines)*2 || len(pl) > len(lines)*2+4 {
+	// Besides an amount per line the page's list may hold group labels,
+	// a portions counter and the nutrition facts that follow; the
+	// matching below is sequential, with a short window, so a longer list
+	// cannot pair a name with a far-away number.
+	if len(pl) < len(lines)*2 || len(pl) > len(lines)*3+6 {
 		return nil
 	}
 	match := make([]int, len(lines)) // index in pl of each structured line

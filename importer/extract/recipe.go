@@ -207,6 +207,14 @@ func (p *page) extract() Recipe {
 		}
 	}
 
+	// hRecipe, the microformat of older recipe blogs, ranks after
+	// schema.org data.
+	if bytes.Contains(p.lower, []byte("hrecipe")) || bytes.Contains(p.lower, []byte("h-recipe")) {
+		if n := p.bestNode(hRecipes(p.document())); n != nil {
+			cands = append(cands, fromSchema(n, nil, p.base))
+		}
+	}
+
 	r := mergeRecipes(cands)
 	plug, hasPlug := fromPlugins(p)
 	if hasPlug {
@@ -222,8 +230,13 @@ func (p *page) extract() Recipe {
 	if r.Servings == nil {
 		try(func() { r.Servings = p.servingsFromText() })
 	}
+	// Categories: structured recipeCategory (already in r) wins; then the
+	// article's sections; then the category links of the article itself.
 	if len(r.Categories) == 0 {
 		try(func() { r.Categories = p.articleSections() })
+	}
+	if len(r.Categories) == 0 {
+		try(func() { r.Categories = p.categoryLinks() })
 	}
 	if r.Title == "" {
 		try(func() { r.Title = p.metaTitle() })
@@ -337,7 +350,7 @@ func finish(r *Recipe, p *page) {
 	r.Description = cleanText(r.Description)
 	r.Author = cleanText(r.Author)
 	r.IngredientSections = tidySections(r.IngredientSections)
-	r.InstructionSections = stripSectionNumbers(tidySections(r.InstructionSections))
+	r.InstructionSections = dropTrailingServes(stripSectionNumbers(tidySections(r.InstructionSections)))
 	r.Categories = tidyList(r.Categories)
 	r.Tags = tidyList(r.Tags)
 	r.Cuisines = tidyList(r.Cuisines)
@@ -443,12 +456,27 @@ func mergeRecipes(cands []Recipe) Recipe {
 		if r.Author == "" {
 			r.Author = c.Author
 		}
-		if countItems(r.IngredientSections) == 0 {
-			r.IngredientSections = c.IngredientSections
-		}
+		r.IngredientSections = betterIngredients(r.IngredientSections, c.IngredientSections)
 		r.InstructionSections = betterInstructions(r.InstructionSections, c.InstructionSections)
 	}
 	return r
+}
+
+// betterIngredients keeps the trusted ingredient lines unless they are
+// missing, or they list the ingredients without amounts while the other
+// source has the same ingredients with them: when two sources disagree,
+// the one whose lines carry amounts wins.
+func betterIngredients(have, other []Section) []Section {
+	if countItems(have) == 0 {
+		return other
+	}
+	if lines := flatten(have); quantitiesMissing(lines) {
+		if o := flatten(other); len(o) >= len(lines) && !quantitiesMissing(o) && len(o) <= len(lines)+len(lines)/4+1 &&
+			jaccard(wordSet(strings.Join(lines, " ")), wordSet(strings.Join(o, " "))) >= 0.5 {
+			return other
+		}
+	}
+	return have
 }
 
 // betterInstructions keeps the trusted instructions unless they are missing
@@ -508,7 +536,15 @@ func stripSectionNumbers(ss []Section) []Section {
 // servingsFromText reads a yield written on the page ("Serves 4", "4
 // portioner") when no source gave one.
 func (p *page) servingsFromText() *int {
-	_, blocks := p.pageBlocks()
+	body, blocks := p.pageBlocks()
+	if body == nil {
+		return nil
+	}
+	// A field the reader can change is the recipe's own; a "Serves: 10"
+	// in the text may belong to a related recipe further down.
+	if n := servingsFromControls(body); n != nil {
+		return n
+	}
 	return servingsInText(blocks)
 }
 
@@ -547,6 +583,43 @@ func (p *page) articleSections() []string {
 		}
 	}
 	return nil
+}
+
+// categoryLinks are the links a blog marks rel="category" (WordPress
+// writes rel="category tag" in a post's meta line, often in the article's
+// header), outside navigation, sidebars and footers, where category links
+// list the whole site.
+func (p *page) categoryLinks() []string {
+	if !bytes.Contains(p.lower, []byte("category")) {
+		return nil
+	}
+	body, _ := p.pageBlocks()
+	if body == nil {
+		return nil
+	}
+	var out []string
+	var rec func(n *html.Node)
+	rec = func(n *html.Node) {
+		for e := n.FirstChild; e != nil; e = e.NextSibling {
+			if e.Type != html.ElementNode || boilerplate(e) {
+				continue
+			}
+			if e.DataAtom == atom.A {
+				for _, rel := range strings.Fields(strings.ToLower(attr(e, "rel"))) {
+					if rel == "category" {
+						if t := lineText(e); t != "" && !strings.EqualFold(t, "uncategorized") {
+							out = append(out, t)
+						}
+						break
+					}
+				}
+				continue
+			}
+			rec(e)
+		}
+	}
+	rec(body)
+	return out
 }
 
 // pageIngredients reads the ingredient list shown on the page, by the

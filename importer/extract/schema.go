@@ -45,7 +45,10 @@ var schemaFields = []schemaField{
 		r.ImageURL = pickImage(collectImages(get(n, "image", "thumbnailUrl", "photo"), g, 0), base)
 	}},
 	{"categories", func(n map[string]any, g *graph, _ *url.URL, r *Recipe) {
-		r.Categories = textList(get(n, "recipeCategory"), g)
+		// "category" is a common misspelling of recipeCategory in
+		// hand-written JSON-LD; categories written as a breadcrumb
+		// ("Desserts > Cakes") are several.
+		r.Categories = splitCrumbs(textList(get(n, "recipeCategory", "category"), g))
 	}},
 	{"tags", func(n map[string]any, g *graph, _ *url.URL, r *Recipe) {
 		r.Tags = textList(get(n, "keywords"), g)
@@ -144,6 +147,35 @@ func textList(v any, g *graph) []string {
 	}
 	add(v, 0)
 	return out
+}
+
+// crumbSeparators divide a breadcrumb-style category ("Main > Pasta",
+// "Desserts - Cakes", "Home » Soups").
+var crumbSeparators = regexp.MustCompile(`\s*(?:>|›|»|→)\s*|\s+[-–—]\s+`)
+
+// splitCrumbs splits each category written as a breadcrumb into its
+// parts, dropping a leading "Home"/"Recipes" crumb that names no category.
+func splitCrumbs(cats []string) []string {
+	var out []string
+	for _, c := range cats {
+		parts := crumbSeparators.Split(c, -1)
+		for i, part := range parts {
+			part = strings.TrimSpace(part)
+			if part == "" || len(parts) > 1 && i == 0 && crumbRoot(part) {
+				continue
+			}
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+func crumbRoot(s string) bool {
+	switch strings.ToLower(s) {
+	case "home", "start", "accueil", "inicio", "startseite", "hjem", "hem", "recipes", "recipe", "rezepte", "recettes", "recetas", "recepten", "recept", "opskrifter", "oppskrifter", "ricette", "receitas", "przepisy", "recepty":
+		return true
+	}
+	return false
 }
 
 func authorName(v any, g *graph, depth int) string {

@@ -12,7 +12,10 @@ import (
 // lists every step under "Instructies", grouped by h3 headings ("De
 // bouillon", "De saus"), each step in a data-testid="recipe-instruction"
 // block with its text in a large body-text span (a smaller span repeats
-// the ingredients of the step, and tips have their own box).
+// the ingredients of the step, and tips have their own box). After the
+// last group the page repeats the first steps in a collapsed preview ("Toon
+// alle instructies") before the next heading: reading stops at the first
+// step that was already read.
 var _ = registerSite(&siteExtractor{
 	hosts: []string{"dagelijksekost.vrt.be"},
 	why:   "JSON-LD lists only the first steps of the method; the page has all of them, in groups",
@@ -31,6 +34,7 @@ func dagelijksekostSteps(p *page) []Section {
 		return nil
 	}
 	var b sectionBuilder
+	seen := map[string]bool{}
 	started, done := false, false
 	walk(doc.Nodes[0], func(n *html.Node) bool {
 		if done {
@@ -51,7 +55,14 @@ func dagelijksekostSteps(p *page) []Section {
 			return false
 		case attr(n, "data-testid") == "recipe-instruction":
 			for _, span := range find(n, func(e *html.Node) bool { return e.DataAtom == atom.Span && classHas(e, "bodylarge") }) {
-				b.item(lineText(span))
+				t := lineText(span)
+				if k := normKey(t); seen[k] {
+					done = true // the preview of the first steps again
+					return false
+				} else if k != "" {
+					seen[k] = true
+				}
+				b.item(t)
 			}
 			return false
 		}

@@ -1,7 +1,12 @@
 package extract
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -76,6 +81,58 @@ func TestSiteExtractors(t *testing.T) {
 			other.SourceURL = r.SourceURL
 			if reflect.DeepEqual(other, r) {
 				t.Errorf("the %s extractor changed nothing", tt.name)
+			}
+		})
+	}
+}
+
+// TestSiteGolden reads testdata/sites/<host>.html as a page of that host and
+// compares the recipe with <host>.golden.json (go test -update rewrites it).
+// Every registered site extractor must have such a page, and no site's
+// method may list a step twice: a page that repeats part of its method (a
+// collapsed preview, a print copy) must not leak into the steps.
+func TestSiteGolden(t *testing.T) {
+	t.Parallel()
+	for _, s := range siteExtractors {
+		host := s.hosts[0]
+		t.Run(host, func(t *testing.T) {
+			t.Parallel()
+			page := filepath.Join("testdata", "sites", host+".html")
+			raw, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatalf("site extractor %s has no golden page: %v", host, err)
+			}
+			r, err := FromHTML(raw, "https://"+host+"/recipes/test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertInvariants(t, r)
+			seen := map[string]bool{}
+			for _, step := range flatten(r.InstructionSections) {
+				if k := normKey(step); seen[k] {
+					t.Errorf("step %q is listed twice", step)
+				} else {
+					seen[k] = true
+				}
+			}
+			got, err := json.MarshalIndent(r, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			golden := strings.TrimSuffix(page, ".html") + ".golden.json"
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from %s:\n--- got\n%s\n--- want\n%s", page, golden, got, want)
 			}
 		})
 	}

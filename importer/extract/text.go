@@ -295,29 +295,73 @@ func splitSteps(s string) []string {
 
 // splitGluedSentences splits a block where steps were joined without a
 // space, as happens when a site strips the <li> tags out of its list
-// ("...greaseproof paper.Snap the chocolate..."): a lowercase letter or
-// closing bracket, a full stop, and at once a capitalized word.
+// ("...greaseproof paper.Snap the chocolate...", "...schneiden.Öl
+// erhitzen"): a lowercase letter or closing bracket, a sentence end, and at
+// once a capitalized word, in any cased script (Latin with its accents,
+// Greek, Cyrillic...).
 func splitGluedSentences(s string) []string {
 	var out []string
 	start := 0
-	for i := 1; i+2 < len(s); i++ {
-		if s[i] != '.' && s[i] != '!' && s[i] != '?' {
+	rs := []rune(s)
+	offsets := make([]int, len(rs)+1)
+	for i, o := 0, 0; i < len(rs); i++ {
+		offsets[i] = o
+		o += utf8.RuneLen(rs[i])
+	}
+	offsets[len(rs)] = len(s)
+	for i := 1; i+2 < len(rs); i++ {
+		if rs[i] != '.' && rs[i] != '!' && rs[i] != '?' {
 			continue
 		}
-		prev, next := s[i-1], s[i+1]
-		if !(prev >= 'a' && prev <= 'z' || prev == ')') || !(next >= 'A' && next <= 'Z') {
+		prev, next := rs[i-1], rs[i+1]
+		if !(unicode.IsLower(prev) || prev == ')') || !unicode.IsUpper(next) {
 			continue
 		}
-		if s[i+2] < 'a' || s[i+2] > 'z' {
+		if !unicode.IsLower(rs[i+2]) {
 			continue // "U.S.A." and the like
 		}
-		out = append(out, strings.TrimSpace(s[start:i+1]))
-		start = i + 1
+		out = append(out, strings.TrimSpace(s[start:offsets[i+1]]))
+		start = offsets[i+1]
 	}
 	if len(out) == 0 {
 		return nil
 	}
 	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// servesLine is a closing "Serves 4." (or "Servings: 4") at the end
+// of the last step: the yield, which has its own field, not a step. "Makes
+// 12" stays: it often says what the step produces.
+var servesLine = regexp.MustCompile(`(?i)(?:^|[.!?]\s*)(?:serves|servings?:)\s*:?\s*\d+(?:\s*(?:-|–|to)\s*\d+)?(?:\s*(?:servings?|portions?|people|persons))?\s*\.?\s*$`)
+
+// dropTrailingServes removes a "Serves N" closing the last step, and the
+// step itself when that is all it says.
+func dropTrailingServes(ss []Section) []Section {
+	if len(ss) == 0 {
+		return ss
+	}
+	last := &ss[len(ss)-1]
+	if len(last.Items) == 0 {
+		return ss
+	}
+	step := last.Items[len(last.Items)-1]
+	loc := servesLine.FindStringIndex(step)
+	if loc == nil {
+		return ss
+	}
+	kept := strings.TrimSpace(step[:loc[0]])
+	if loc[0] < len(step) && strings.ContainsRune(".!?", rune(step[loc[0]])) {
+		kept = strings.TrimSpace(step[:loc[0]+1])
+	}
+	if kept == "" {
+		last.Items = last.Items[:len(last.Items)-1]
+		if len(last.Items) == 0 {
+			return ss[:len(ss)-1]
+		}
+		return ss
+	}
+	last.Items[len(last.Items)-1] = kept
+	return ss
 }
 
 // stripStepNumbers removes "1." / "Step 1:" prefixes when every line has
@@ -385,7 +429,9 @@ func splitNumbered(s string) []string {
 		if n != next {
 			continue
 		}
-		if i > 0 && s[i-1] != ' ' && s[i-1] < 0x80 {
+		// A number glued to the end of the previous sentence
+		// ("pepper.2. Bring") starts a step as well as one after a space.
+		if i > 0 && s[i-1] != ' ' && s[i-1] < 0x80 && !gluedAfterSentence(s, i) {
 			continue
 		}
 		cuts = append(cuts, i)
@@ -410,6 +456,16 @@ func splitNumbered(s string) []string {
 		}
 	}
 	return out
+}
+
+// gluedAfterSentence reports a sentence end right before offset i that
+// closes words, not a number ("pepper.2." but not "1.2.").
+func gluedAfterSentence(s string, i int) bool {
+	if i < 2 || !strings.ContainsRune(".!?", rune(s[i-1])) {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:i-1])
+	return unicode.IsLetter(r) || r == ')'
 }
 
 // cp1252 maps the Windows-1252 characters of 0x80-0x9F back to their bytes.
@@ -461,6 +517,13 @@ func tidyLine(s string) string {
 	if strings.Contains(s, " ,") {
 		s = strings.ReplaceAll(s, " ,", ",")
 	}
+	if strings.Contains(s, ".0") || strings.Contains(s, ",0") {
+		// "500.0 g" is how a program prints a whole number; people write
+		// "500 g".
+		// Twice: a match takes the character after it, which can be the
+		// one before the next number ("1.0 2.0").
+		s = wholeDecimal.ReplaceAllString(wholeDecimal.ReplaceAllString(s, "$1$2$3"), "$1$2$3")
+	}
 	if strings.Contains(s, "((") {
 		// WP Recipe Maker wraps notes that already have parentheses in
 		// another pair in its JSON-LD; the page shows one.
@@ -470,3 +533,9 @@ func tidyLine(s string) string {
 }
 
 var doubleParens = regexp.MustCompile(`\(\(([^()]*)\)\)`)
+
+// wholeDecimal is a whole number written with a zero decimal part ("500.0",
+// "2,00"), not preceded by another digit group ("1.000.0") and followed by
+// a space, a letter or the end, never by more digits; three zeros are a
+// thousands separator ("1,000 g"), not a decimal part.
+var wholeDecimal = regexp.MustCompile(`(^|[^\d.,])(\d+)[.,]0{1,2}($|[^\d])`)

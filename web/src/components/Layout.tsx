@@ -43,6 +43,12 @@ export function Layout() {
               <NavLink to="/cookbooks" data-testid="nav-cookbooks">
                 Cookbooks
               </NavLink>
+              <NavLink to="/plan" data-testid="nav-plan">
+                Plan
+              </NavLink>
+              <NavLink to="/shopping" data-testid="nav-shopping">
+                Shopping
+              </NavLink>
               <NavLink to="/import" data-testid="nav-import">
                 Import
               </NavLink>

@@ -1,10 +1,12 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Recipe } from '../lib/api';
 import { formatMinutes } from '../lib/format';
 import { RecipeImage } from './RecipeImage';
 import { Skeleton } from './ui';
 
-export function RecipeCard({ recipe }: { recipe: Recipe }) {
+/** extra: actions shown under the card ("+ Plan" in search results). */
+export function RecipeCard({ recipe, extra }: { recipe: Recipe; extra?: ReactNode }) {
   const time = formatMinutes(recipe.totalMinutes ?? sum(recipe.prepMinutes, recipe.cookMinutes));
   return (
     <li className="card" data-testid="recipe-card" data-recipe-id={recipe.id}>
@@ -24,6 +26,7 @@ export function RecipeCard({ recipe }: { recipe: Recipe }) {
           </p>
         </div>
       </Link>
+      {extra && <div className="card-extra">{extra}</div>}
     </li>
   );
 }

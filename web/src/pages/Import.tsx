@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { api, ApiError, errorMessage, type Job } from '../lib/api';
 import { useTitle } from '../lib/hooks';
 import { JobProgress } from '../components/JobProgress';
+import { ArchiveImport } from '../components/ArchiveImport';
 import { Field, fieldError, FormError } from '../components/ui';
 
 type Phase = { kind: 'idle' } | { kind: 'running'; job: Job | null } | { kind: 'failed'; message: string; code: string };
@@ -111,6 +112,7 @@ export default function Import() {
           </form>
         </div>
       )}
+      <ArchiveImport />
     </div>
   );
 }

@@ -5,6 +5,8 @@ import { useAuth } from '../lib/auth';
 import { useDebounced, useInView, useTitle } from '../lib/hooks';
 import { RecipeCard, RecipeCardSkeleton } from '../components/RecipeCard';
 import { ErrorView, Field } from '../components/ui';
+import { AddToPlan } from '../components/AddToPlan';
+import { TodayMeals } from '../components/TodayMeals';
 
 const PAGE = 24;
 
@@ -106,6 +108,7 @@ export default function RecipeList() {
           </div>
         )}
       </div>
+      {user && <TodayMeals />}
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search" className="grow">
           {(c) => (
@@ -172,7 +175,7 @@ export default function RecipeList() {
       )}
       <ul className="grid" aria-busy={loading}>
         {items.map((r) => (
-          <RecipeCard key={r.id} recipe={r} />
+          <RecipeCard key={r.id} recipe={r} extra={user && <AddToPlan recipe={r} compact />} />
         ))}
         {loading && Array.from({ length: items.length === 0 ? 8 : 4 }, (_, i) => <RecipeCardSkeleton key={`sk${i}`} />)}
       </ul>

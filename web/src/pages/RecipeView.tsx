@@ -6,6 +6,7 @@ import { useAuth } from '../lib/auth';
 import { formatMinutes } from '../lib/format';
 import { useAsync, useTitle } from '../lib/hooks';
 import { scaleIngredient } from '../lib/scaling';
+import { AddToList, AddToPlan } from '../components/AddToPlan';
 import { RecipeImage } from '../components/RecipeImage';
 import { factorFor, ServingsControl } from '../components/ServingsControl';
 import { ConfirmDialog, ErrorView, Field, fieldError, FormError, PageSkeleton } from '../components/ui';
@@ -99,6 +100,11 @@ export default function RecipeView() {
                 </Link>
               </>
             )}
+            {user && <AddToPlan recipe={recipe} servings={servings} />}
+            {user && <AddToList recipe={recipe} servings={servings} />}
+            <button type="button" className="secondary no-print" onClick={() => window.print()} data-testid="print-recipe">
+              Print
+            </button>
             {canDelete && (
               <button type="button" className="secondary danger-text" onClick={() => setConfirmDelete(true)} data-testid="delete-recipe">
                 Delete

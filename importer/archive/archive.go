@@ -1,0 +1,498 @@
+// Package archive reads the recipe collections other recipe apps export:
+// Mealie (its recipe export and its backup), Tandoor, Paprika, Nextcloud
+// Cookbook, and any zip or JSON file of schema.org Recipe objects. Open
+// detects the format from the content, never from the file name; each
+// format has its own file here and turns its export into the same
+// extract.Recipe the page importer produces, with the recipe's image bytes
+// and the list of fields the service has no place for.
+//
+// Archives come from users: every read is bounded. A zip whose entries
+// would unpack to more than Limits.MaxTotalBytes, or that packs more
+// tightly than Limits.MaxRatio, is refused as a whole (ErrTooLarge); an
+// entry whose name leaves the archive ("../x", "/etc/x") is never read and
+// is reported as a failed entry; a recipe that cannot be read is reported
+// with its reason while the others are read. The package touches no
+// database and no file store.
+package archive
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"larder/importer/extract"
+)
+
+// The formats Open recognizes, as reported to users.
+const (
+	FormatMealie       = "mealie"        // Mealie's recipe export zip
+	FormatMealieBackup = "mealie_backup" // Mealie's backup zip (database.json + data/)
+	FormatTandoor      = "tandoor"       // Tandoor's export zip of per-recipe zips
+	FormatPaprika      = "paprika"       // .paprikarecipes: a zip of gzipped JSON recipes
+	FormatNextcloud    = "nextcloud"     // Nextcloud Cookbook: folders with recipe.json and full.jpg
+	FormatSchemaOrg    = "schema_org"    // any zip or JSON of schema.org Recipe objects
+)
+
+var (
+	// ErrUnknownFormat: the file is none of the formats this package reads.
+	ErrUnknownFormat = errors.New("the file is not an export we can read")
+	// ErrCorrupt: the file looks like a zip or JSON but cannot be read.
+	ErrCorrupt = errors.New("the archive is damaged")
+	// ErrTooLarge: the archive would unpack to more than the limits allow
+	// (a zip bomb, or simply too much).
+	ErrTooLarge = errors.New("the archive unpacks to more than we accept")
+	// ErrInvalidRecipe: an entry was read but is not a recipe we can keep
+	// (no name, no lines).
+	ErrInvalidRecipe = errors.New("the recipe is not valid")
+	// ErrUnsafePath: an entry's name points outside the archive.
+	ErrUnsafePath = errors.New("the entry's path points outside the archive; it was not read")
+)
+
+// Limits bound what reading an archive may cost.
+type Limits struct {
+	// MaxTotalBytes bounds the sum of the entries' uncompressed sizes.
+	MaxTotalBytes int64
+	// MaxRatio bounds how much larger than its compressed size an entry
+	// of more than 1 MB may be.
+	MaxRatio int64
+	// MaxDocumentBytes bounds one JSON document (a recipe, Mealie's
+	// database.json, a JSON file of recipes).
+	MaxDocumentBytes int64
+	// MaxImageBytes bounds one image.
+	MaxImageBytes int64
+	// MaxEntries bounds the number of entries of a zip (nested ones too).
+	MaxEntries int
+}
+
+// DefaultLimits suit an upload of 500 MB: real exports (recipes, JPEG and
+// WEBP photos) compress by far less than 100 to 1.
+var DefaultLimits = Limits{
+	MaxTotalBytes:    4 << 30,
+	MaxRatio:         100,
+	MaxDocumentBytes: 256 << 20,
+	MaxImageBytes:    20 << 20,
+	MaxEntries:       200_000,
+}
+
+// Recipe is one recipe read from an archive, or the reason one could not be.
+type Recipe struct {
+	// Entry names where in the archive the recipe was ("recipes/soup/soup.json").
+	Entry string
+	// Recipe is the recipe; Recipe.ImageURL is an address to download the
+	// image from when the archive holds no image bytes for it.
+	Recipe extract.Recipe
+	// Image is the recipe's image as stored in the archive, nil when none.
+	Image []byte
+	// Unmapped names the fields the recipe carries that the service has
+	// no place for ("nutrition", "rating"), to be reported, not lost silently.
+	Unmapped []string
+	// Err is why the entry could not be read; the other fields are then
+	// empty except Entry.
+	Err error
+}
+
+// Archive is an opened export.
+type Archive struct {
+	// Format is one of the Format constants.
+	Format string
+	// Total is how many recipes (and unreadable recipe entries) Recipes
+	// yields.
+	Total int
+	each  func(yield func(Recipe) bool)
+}
+
+// Recipes yields the archive's recipes one at a time, in the archive's
+// order; only one recipe's data (and image) is held at a time.
+func (a *Archive) Recipes() iter.Seq[Recipe] { return a.each }
+
+// Open reads the file's directory (for a zip) or document (for JSON),
+// detects its format and returns the archive. It fails with ErrTooLarge,
+// ErrCorrupt or ErrUnknownFormat (wrapped, with details).
+func Open(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
+	head := make([]byte, 512)
+	n, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read archive: %w", err)
+	}
+	head = head[:n]
+	switch {
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")):
+		z, err := openZip(r, size, lim)
+		if err != nil {
+			return nil, err
+		}
+		return z.detect()
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		// One gzipped JSON recipe: Paprika's single-recipe export
+		// (.paprikarecipe).
+		return openPaprikaRecipe(r, size, lim)
+	case looksLikeJSON(head):
+		if size > lim.MaxDocumentBytes {
+			return nil, fmt.Errorf("%w: a JSON file of %d MB (at most %d MB)", ErrTooLarge, size>>20, lim.MaxDocumentBytes>>20)
+		}
+		doc := make([]byte, size)
+		if _, err := r.ReadAt(doc, 0); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("read archive: %w", err)
+		}
+		return openJSONDocument(doc)
+	}
+	return nil, ErrUnknownFormat
+}
+
+// looksLikeJSON reports a document starting with { or [ (after a BOM and
+// white space).
+func looksLikeJSON(head []byte) bool {
+	head = bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
+	head = bytes.TrimLeft(head, " \t\r\n")
+	return len(head) > 0 && (head[0] == '{' || head[0] == '[')
+}
+
+// zipArchive is an opened zip whose entries passed the size checks.
+type zipArchive struct {
+	zr    *zip.Reader
+	lim   Limits
+	files []*zip.File // regular files with safe names, in archive order
+	// unsafe are entries whose names leave the archive; they are reported,
+	// never read.
+	unsafe []string
+	byName map[string]*zip.File
+	// byDir lists the entry names of each folder, built on first use:
+	// finding a recipe's photo must not scan every entry per recipe.
+	byDir map[string][]string
+}
+
+// inDir returns the names of the entries directly in dir ("." for the top).
+func (z *zipArchive) inDir(dir string) []string {
+	if z.byDir == nil {
+		z.byDir = map[string][]string{}
+		for _, n := range z.names() {
+			d := path.Dir(n)
+			z.byDir[d] = append(z.byDir[d], n)
+		}
+	}
+	return z.byDir[path.Clean(dir)]
+}
+
+// openZip reads the zip directory and refuses it when its entries would
+// unpack to more than the limits.
+func openZip(r io.ReaderAt, size int64, lim Limits) (*zipArchive, error) {
+	zr, err := zip.NewReader(r, size)
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	return checkZip(zr, lim)
+}
+
+func checkZip(zr *zip.Reader, lim Limits) (*zipArchive, error) {
+	if len(zr.File) > lim.MaxEntries {
+		return nil, fmt.Errorf("%w: %d entries (at most %d)", ErrTooLarge, len(zr.File), lim.MaxEntries)
+	}
+	z := &zipArchive{zr: zr, lim: lim, byName: map[string]*zip.File{}}
+	var total uint64
+	for _, f := range zr.File {
+		if f.FileInfo().IsDir() {
+			continue
+		}
+		total += f.UncompressedSize64
+		if total > uint64(lim.MaxTotalBytes) {
+			return nil, fmt.Errorf("%w: its entries unpack to more than %d MB", ErrTooLarge, lim.MaxTotalBytes>>20)
+		}
+		if f.UncompressedSize64 > 1<<20 && f.UncompressedSize64 > uint64(lim.MaxRatio)*max(f.CompressedSize64, 1) {
+			return nil, fmt.Errorf("%w: entry %q is compressed %d to 1 (a zip bomb?)", ErrTooLarge, clipName(f.Name),
+				f.UncompressedSize64/max(f.CompressedSize64, 1))
+		}
+		if !safeName(f.Name) {
+			z.unsafe = append(z.unsafe, clipName(f.Name))
+			continue
+		}
+		name := strings.TrimPrefix(path.Clean(f.Name), "./")
+		if ignoredName(name) {
+			continue
+		}
+		z.files = append(z.files, f)
+		z.byName[name] = f
+	}
+	return z, nil
+}
+
+// safeName reports a relative entry name that stays inside the archive.
+func safeName(name string) bool {
+	if name == "" || strings.ContainsAny(name, "\\\x00") || strings.HasPrefix(name, "/") || !utf8.ValidString(name) {
+		return false
+	}
+	if len(name) >= 2 && name[1] == ':' {
+		return false // a drive letter
+	}
+	c := path.Clean(name)
+	return c != ".." && !strings.HasPrefix(c, "../")
+}
+
+// ignoredName skips what operating systems add to zips (macOS resource
+// forks, Finder and Explorer metadata).
+func ignoredName(name string) bool {
+	base := path.Base(name)
+	return strings.HasPrefix(name, "__MACOSX/") || base == ".DS_Store" || base == "Thumbs.db" || strings.HasPrefix(base, "._")
+}
+
+func clipName(s string) string {
+	s = strings.ToValidUTF8(s, "?")
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
+
+// read returns an entry's content, at most max bytes: an entry that says
+// (or turns out) to be larger is refused before more is read.
+func (z *zipArchive) read(f *zip.File, max int64) ([]byte, error) {
+	if f.UncompressedSize64 > uint64(max) {
+		return nil, fmt.Errorf("%w: %q is %d MB (at most %d MB)", ErrTooLarge, clipName(f.Name), f.UncompressedSize64>>20, max>>20)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q: %v", ErrCorrupt, clipName(f.Name), err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q: %v", ErrCorrupt, clipName(f.Name), err)
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%w: %q unpacks to more than %d MB", ErrTooLarge, clipName(f.Name), max>>20)
+	}
+	return b, nil
+}
+
+// file returns the entry named name (cleaned), or nil.
+func (z *zipArchive) file(name string) *zip.File { return z.byName[path.Clean(name)] }
+
+// names returns the cleaned names of the readable entries, in order.
+func (z *zipArchive) names() []string {
+	out := make([]string, len(z.files))
+	for i, f := range z.files {
+		out[i] = strings.TrimPrefix(path.Clean(f.Name), "./")
+	}
+	return out
+}
+
+// unsafeEntries yields a failed entry for each name that leaves the archive.
+func (z *zipArchive) unsafeEntries(yield func(Recipe) bool) bool {
+	for _, n := range z.unsafe {
+		if !yield(Recipe{Entry: n, Err: ErrUnsafePath}) {
+			return false
+		}
+	}
+	return true
+}
+
+// detect picks the format from the entries' names and, where names are not
+// enough, their content.
+func (z *zipArchive) detect() (*Archive, error) {
+	names := z.names()
+	switch {
+	case isMealieBackup(names):
+		return z.mealieBackup()
+	case hasSuffix(names, ".paprikarecipe"):
+		return z.paprika(), nil
+	case isTandoor(z, names):
+		return z.tandoor(), nil
+	case z.isTandoorRecipe():
+		return z.tandoorSingle(), nil
+	case isMealieExport(names):
+		return z.mealieExport(), nil
+	case isNextcloud(names):
+		return z.nextcloud(), nil
+	}
+	if a := z.schemaOrg(); a != nil {
+		return a, nil
+	}
+	if len(z.unsafe) > 0 && len(z.files) == 0 {
+		return nil, fmt.Errorf("%w: every entry's path points outside the archive", ErrCorrupt)
+	}
+	return nil, ErrUnknownFormat
+}
+
+func hasSuffix(names []string, suffix string) bool {
+	for _, n := range names {
+		if strings.HasSuffix(strings.ToLower(n), suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// imageNames are the file extensions of the images an export may hold.
+var imageExts = []string{".jpg", ".jpeg", ".png", ".webp", ".gif"}
+
+func isImageName(name string) bool {
+	lower := strings.ToLower(name)
+	for _, e := range imageExts {
+		if strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// readImage reads an image entry, or returns nil (an image that cannot be
+// read costs the recipe its image, not the recipe).
+func (z *zipArchive) readImage(f *zip.File) []byte {
+	if f == nil {
+		return nil
+	}
+	b, err := z.read(f, z.lim.MaxImageBytes)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// present reports which of keys carry a value in m (not null, "", 0, [] or
+// {}), for the unmapped-field report.
+func present(m map[string]any, keys ...string) []string {
+	var out []string
+	for _, k := range keys {
+		if hasValue(m[k]) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func hasValue(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case string:
+		return strings.TrimSpace(v) != ""
+	case float64:
+		return v != 0
+	case bool:
+		return v
+	case []any:
+		for _, e := range v {
+			if hasValue(e) {
+				return true
+			}
+		}
+		return false
+	case map[string]any:
+		for _, e := range v {
+			if hasValue(e) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// str reads a string field (numbers are written as they are).
+func str(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		switch v := m[k].(type) {
+		case string:
+			if s := strings.TrimSpace(v); s != "" {
+				return s
+			}
+		case float64:
+			return trimFloat(v)
+		}
+	}
+	return ""
+}
+
+// trimFloat writes a number without a decimal part when it has none: a
+// quantity 2.0 is "2".
+func trimFloat(f float64) string {
+	s := fmt.Sprintf("%.3f", f)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s
+}
+
+func obj(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func list(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// names reads a list of labels written as strings, objects with a name, or
+// one comma-separated string.
+func labels(v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case string:
+		for p := range strings.SplitSeq(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	case []any:
+		for _, e := range v {
+			switch e := e.(type) {
+			case string:
+				if e = strings.TrimSpace(e); e != "" {
+					out = append(out, e)
+				}
+			case map[string]any:
+				if n := str(e, "name", "title"); n != "" {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// withNotes keeps a recipe's notes, which have no field of their own here,
+// at the end of its description.
+func withNotes(description string, notes []string) string {
+	var kept []string
+	for _, n := range notes {
+		if n = strings.TrimSpace(n); n != "" {
+			kept = append(kept, n)
+		}
+	}
+	if len(kept) == 0 {
+		return description
+	}
+	block := "Notes:\n" + strings.Join(kept, "\n")
+	if strings.TrimSpace(description) == "" {
+		return block
+	}
+	return strings.TrimSpace(description) + "\n\n" + block
+}
+
+// finish tidies a recipe built from a format's fields like a page's.
+func finish(r *extract.Recipe) { extract.Tidy(r) }
+
+// sectionsFromLines makes one unnamed section of lines.
+func sectionsFromLines(lines []string) []extract.Section {
+	if len(lines) == 0 {
+		return nil
+	}
+	return []extract.Section{{Items: lines}}
+}
+
+// decodeObject decodes a JSON document that must be an object.
+func decodeObject(doc []byte) (map[string]any, error) {
+	v, err := extract.DecodeJSON(bytes.TrimPrefix(doc, []byte("\xEF\xBB\xBF")))
+	if err != nil {
+		return nil, fmt.Errorf("%w: not valid JSON: %v", ErrCorrupt, err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: the JSON is not an object", ErrCorrupt)
+	}
+	return m, nil
+}

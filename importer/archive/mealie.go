@@ -1,0 +1,452 @@
+package archive
+
+import (
+	"archive/zip"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"larder/importer/extract"
+)
+
+// Mealie writes two kinds of zip (read from its source: services/exporter
+// and services/backups_v2):
+//
+//   - the recipe export: recipes/<slug>/<slug>.json, one Recipe per
+//     folder as the API shows it (name, description, recipeYield,
+//     recipeServings, prepTime/performTime/cookTime/totalTime as text,
+//     recipeCategory and tags as objects with a name, recipeIngredient
+//     objects with title/note/quantity/unit/food/display/originalText,
+//     recipeInstructions objects with title/text, notes with title/text,
+//     orgURL), with the photo in recipes/<slug>/images/original.webp;
+//     depending on the version the keys are camelCase or snake_case, and
+//     both are read;
+//   - the backup: database.json (every table, as lists of rows: recipes,
+//     recipes_ingredients, recipe_instructions, notes, categories and
+//     recipes_to_categories, tags and recipes_to_tags, ingredient_units,
+//     ingredient_foods) and data/recipes/<recipe id>/images/original.webp.
+//
+// A section starts at an ingredient or step with a title.
+
+// mealieUnmapped are the recipe fields Mealie has and this service does not.
+var mealieUnmapped = []string{"nutrition", "tools", "rating", "recipeCuisine", "recipe_cuisine", "extras", "comments", "assets", "lastMade", "last_made"}
+
+func isMealieExport(names []string) bool {
+	for _, n := range names {
+		if mealieRecipeJSON(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// mealieRecipeJSON matches recipes/<slug>/<slug>.json (with or without a
+// folder above, as unpacking and re-zipping adds one).
+func mealieRecipeJSON(name string) bool {
+	dir, file := path.Split(name)
+	dir = strings.TrimSuffix(dir, "/")
+	slug := path.Base(dir)
+	return file == slug+".json" && path.Base(path.Dir(dir)) == "recipes"
+}
+
+func isMealieBackup(names []string) bool {
+	hasDB, hasData := false, false
+	for _, n := range names {
+		switch {
+		case n == "database.json" || strings.Count(n, "/") == 1 && strings.HasSuffix(n, "/database.json"):
+			hasDB = true
+		case strings.HasPrefix(n, "data/") || strings.Contains(n, "/data/"):
+			hasData = true
+		}
+	}
+	return hasDB && (hasData || len(names) == 1)
+}
+
+func (z *zipArchive) mealieExport() *Archive {
+	var docs []string
+	for _, n := range z.names() {
+		if mealieRecipeJSON(n) {
+			docs = append(docs, n)
+		}
+	}
+	return &Archive{Format: FormatMealie, Total: len(docs) + len(z.unsafe), each: func(yield func(Recipe) bool) {
+		if !z.unsafeEntries(yield) {
+			return
+		}
+		for _, name := range docs {
+			rec := z.mealieExportRecipe(name)
+			if !yield(rec) {
+				return
+			}
+		}
+	}}
+}
+
+func (z *zipArchive) mealieExportRecipe(name string) Recipe {
+	b, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
+	if err != nil {
+		return Recipe{Entry: name, Err: err}
+	}
+	m, err := decodeObject(b)
+	if err != nil {
+		return Recipe{Entry: name, Err: err}
+	}
+	rec := mealieRecipe(name, m, nil, "")
+	if rec.Err == nil {
+		rec.Image = z.readImage(z.mealieImage(path.Dir(name) + "/images"))
+	}
+	return rec
+}
+
+// mealieImage picks the recipe's photo in its images folder: the original,
+// else any image there.
+func (z *zipArchive) mealieImage(dir string) *zip.File {
+	var any *zip.File
+	for _, n := range z.inDir(dir) {
+		if !isImageName(n) {
+			continue
+		}
+		if strings.HasPrefix(path.Base(n), "original.") {
+			return z.file(n)
+		}
+		if any == nil {
+			any = z.file(n)
+		}
+	}
+	return any
+}
+
+// mealieRecipe maps one Mealie recipe object (camelCase or snake_case). db
+// and id give a backup's rows of the recipe (nil for the export, whose
+// recipe objects nest them).
+func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) Recipe {
+	r := extract.Recipe{
+		Title:       str(m, "name"),
+		Description: str(m, "description"),
+		SourceURL:   str(m, "orgURL", "org_url"),
+		Categories:  labels(firstOf(m, "recipeCategory", "recipe_category")),
+		Tags:        labels(m["tags"]),
+	}
+	if r.Title == "" {
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
+	}
+	r.Servings = extract.Servings(firstOf(m, "recipeServings", "recipe_servings"))
+	if r.Servings == nil {
+		r.Servings = extract.Servings(firstOf(m, "recipeYield", "recipe_yield", "recipeYieldQuantity"))
+	}
+	r.PrepMinutes = extract.Minutes(firstOf(m, "prepTime", "prep_time"))
+	r.CookMinutes = extract.Minutes(firstOf(m, "cookTime", "cook_time", "performTime", "perform_time"))
+	r.TotalMinutes = extract.Minutes(firstOf(m, "totalTime", "total_time"))
+	ings, steps, noteRows := list(firstOf(m, "recipeIngredient", "recipe_ingredient")), list(firstOf(m, "recipeInstructions", "recipe_instructions")), list(m["notes"])
+	var units, foods map[string]string
+	if db != nil {
+		ings, steps, noteRows = rows(db.ingredients[id]), rows(db.steps[id]), rows(db.notes[id])
+		units, foods = db.units, db.foods
+		r.Categories = append(r.Categories, db.categories[id]...)
+		r.Tags = append(r.Tags, db.tags[id]...)
+	}
+	r.IngredientSections = mealieIngredients(ings, units, foods)
+	r.InstructionSections = mealieSteps(steps)
+	var notes []string
+	for _, n := range noteRows {
+		notes = append(notes, noteText(obj(n)))
+	}
+	finish(&r)
+	r.Description = withNotes(r.Description, notes)
+	return Recipe{Entry: entry, Recipe: r, Unmapped: present(m, mealieUnmapped...)}
+}
+
+func firstOf(m map[string]any, keys ...string) any {
+	for _, k := range keys {
+		if v, ok := m[k]; ok && v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func noteText(n map[string]any) string {
+	title, text := str(n, "title"), str(n, "text")
+	switch {
+	case title != "" && text != "":
+		return title + ": " + text
+	case text != "":
+		return text
+	}
+	return title
+}
+
+// mealieIngredients reads ingredient objects. units and foods resolve the
+// ids of a backup's rows (nil for the export, whose objects are nested).
+func mealieIngredients(items []any, units, foods map[string]string) []extract.Section {
+	var b sections
+	for _, it := range items {
+		switch it := it.(type) {
+		case string:
+			b.item(it)
+		case map[string]any:
+			if t := str(it, "title"); t != "" {
+				b.section(t)
+			}
+			b.item(mealieIngredientText(it, units, foods))
+		}
+	}
+	return b.done()
+}
+
+// mealieIngredientText is the line Mealie shows: its own display text when
+// stored, else the original text, else quantity, unit, food and note.
+func mealieIngredientText(it map[string]any, units, foods map[string]string) string {
+	if d := str(it, "display"); d != "" {
+		return d
+	}
+	if o := str(it, "originalText", "original_text"); o != "" {
+		return o
+	}
+	var parts []string
+	disable, _ := firstOf(it, "disableAmount", "disable_amount").(bool)
+	if !disable {
+		if q, ok := it["quantity"].(float64); ok && q > 0 {
+			parts = append(parts, trimFloat(q))
+		}
+		if u := nameOf(it["unit"], units, it["unit_id"]); u != "" {
+			parts = append(parts, u)
+		}
+		if f := nameOf(it["food"], foods, it["food_id"]); f != "" {
+			parts = append(parts, f)
+		}
+	}
+	if n := str(it, "note"); n != "" {
+		parts = append(parts, n)
+	}
+	return strings.Join(parts, " ")
+}
+
+// nameOf reads a nested {name} object, or a row id looked up in byID.
+func nameOf(nested any, byID map[string]string, id any) string {
+	if o := obj(nested); o != nil {
+		return str(o, "name")
+	}
+	if s, ok := id.(string); ok && byID != nil {
+		return byID[normID(s)]
+	}
+	return ""
+}
+
+func mealieSteps(items []any) []extract.Section {
+	var b sections
+	for _, it := range items {
+		switch it := it.(type) {
+		case string:
+			b.item(it)
+		case map[string]any:
+			if t := str(it, "title"); t != "" {
+				b.section(t)
+			}
+			b.item(str(it, "text"))
+		}
+	}
+	return b.done()
+}
+
+// sections builds named sections of lines.
+type sections struct{ out []extract.Section }
+
+func (b *sections) section(name string) {
+	b.out = append(b.out, extract.Section{Name: strings.TrimSpace(name)})
+}
+
+func (b *sections) item(text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	if len(b.out) == 0 {
+		b.out = append(b.out, extract.Section{})
+	}
+	b.out[len(b.out)-1].Items = append(b.out[len(b.out)-1].Items, text)
+}
+
+func (b *sections) done() []extract.Section { return b.out }
+
+// normID writes a row id the way the backup's folders name it: Mealie
+// stores GUIDs as 32 hex digits in SQLite and with dashes in PostgreSQL.
+func normID(s string) string {
+	if u, err := uuid.Parse(s); err == nil {
+		return u.String()
+	}
+	return strings.ToLower(strings.TrimSpace(s))
+}
+
+// mealieBackup reads database.json (the one large document of the format)
+// and returns its recipes.
+func (z *zipArchive) mealieBackup() (*Archive, error) {
+	var dbName string
+	for _, n := range z.names() {
+		if path.Base(n) == "database.json" {
+			dbName = n
+			break
+		}
+	}
+	b, err := z.read(z.file(dbName), z.lim.MaxDocumentBytes)
+	if err != nil {
+		return nil, err
+	}
+	tables, err := decodeObject(b)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := tables["recipes"]; !ok {
+		return nil, fmt.Errorf("%w: database.json has no recipes table", ErrUnknownFormat)
+	}
+	root := strings.TrimSuffix(dbName, "database.json")
+	db := newMealieTables(tables)
+	recipes := list(tables["recipes"])
+	return &Archive{Format: FormatMealieBackup, Total: len(recipes) + len(z.unsafe), each: func(yield func(Recipe) bool) {
+		if !z.unsafeEntries(yield) {
+			return
+		}
+		for i, row := range recipes {
+			m := obj(row)
+			id := normID(str(m, "id"))
+			entry := fmt.Sprintf("database.json recipe %d", i+1)
+			if s := str(m, "slug"); s != "" {
+				entry = "database.json recipe " + s
+			}
+			if m == nil {
+				if !yield(Recipe{Entry: entry, Err: fmt.Errorf("%w: the row is not an object", ErrCorrupt)}) {
+					return
+				}
+				continue
+			}
+			rec := mealieRecipe(entry, m, db, id)
+			if rec.Err == nil {
+				rec.Image = z.readImage(z.mealieImage(root + "data/recipes/" + id + "/images"))
+				if rec.Image == nil {
+					// SQLite backups name the folder by the hyphenless id.
+					rec.Image = z.readImage(z.mealieImage(root + "data/recipes/" + strings.ReplaceAll(id, "-", "") + "/images"))
+				}
+			}
+			if !yield(rec) {
+				return
+			}
+		}
+	}}, nil
+}
+
+// mealieTables indexes the backup's rows by recipe.
+type mealieTables struct {
+	ingredients, steps, notes map[string][]map[string]any
+	categories, tags          map[string][]string
+	units, foods              map[string]string
+}
+
+func newMealieTables(t map[string]any) *mealieTables {
+	db := &mealieTables{
+		ingredients: byRecipe(t["recipes_ingredients"]),
+		steps:       byRecipe(t["recipe_instructions"]),
+		notes:       byRecipe(t["notes"]),
+		units:       idNames(t["ingredient_units"]),
+		foods:       idNames(t["ingredient_foods"]),
+	}
+	db.categories = joinNames(t["recipes_to_categories"], "category_id", idNames(t["categories"]))
+	db.tags = joinNames(t["recipes_to_tags"], "tag_id", idNames(t["tags"]))
+	return db
+}
+
+func byRecipe(rows any) map[string][]map[string]any {
+	out := map[string][]map[string]any{}
+	for _, r := range list(rows) {
+		if m := obj(r); m != nil {
+			id := normID(str(m, "recipe_id"))
+			out[id] = append(out[id], m)
+		}
+	}
+	for _, rs := range out {
+		sortByPosition(rs)
+	}
+	return out
+}
+
+// sortByPosition orders rows by their "position" column (a stable
+// insertion sort: rows are few per recipe).
+func sortByPosition(rs []map[string]any) {
+	pos := func(m map[string]any) float64 { p, _ := m["position"].(float64); return p }
+	for i := 1; i < len(rs); i++ {
+		for j := i; j > 0 && pos(rs[j]) < pos(rs[j-1]); j-- {
+			rs[j], rs[j-1] = rs[j-1], rs[j]
+		}
+	}
+}
+
+func idNames(rows any) map[string]string {
+	out := map[string]string{}
+	for _, r := range list(rows) {
+		if m := obj(r); m != nil {
+			out[normID(str(m, "id"))] = str(m, "name")
+		}
+	}
+	return out
+}
+
+func joinNames(rows any, key string, names map[string]string) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range list(rows) {
+		if m := obj(r); m != nil {
+			if n := names[normID(str(m, key))]; n != "" {
+				id := normID(str(m, "recipe_id"))
+				out[id] = append(out[id], n)
+			}
+		}
+	}
+	return out
+}
+
+func rows(ms []map[string]any) []any {
+	out := make([]any, len(ms))
+	for i, m := range ms {
+		out[i] = m
+	}
+	return out
+}
+
+// mealieJSON reads recipes as Mealie's API and its "JSON" download give
+// them, outside a zip: one recipe object, or a list of them (nil when the
+// document is not that).
+func mealieJSON(doc []byte) *Archive {
+	v, err := extract.DecodeJSON(trimBOM(doc))
+	if err != nil {
+		return nil
+	}
+	var objs []map[string]any
+	switch v := v.(type) {
+	case map[string]any:
+		objs = append(objs, v)
+	case []any:
+		for _, e := range v {
+			objs = append(objs, obj(e))
+		}
+	}
+	for _, m := range objs {
+		_, slug := m["slug"]
+		if m == nil || !slug || firstOf(m, "recipeIngredient", "recipe_ingredient", "recipeInstructions", "recipe_instructions") == nil {
+			return nil
+		}
+	}
+	if len(objs) == 0 {
+		return nil
+	}
+	return &Archive{Format: FormatMealie, Total: len(objs), each: func(yield func(Recipe) bool) {
+		for i, m := range objs {
+			entry := fmt.Sprintf("recipe %d", i+1)
+			if s := str(m, "slug"); s != "" {
+				entry = s
+			}
+			if !yield(mealieRecipe(entry, m, nil, "")) {
+				return
+			}
+		}
+	}}
+}

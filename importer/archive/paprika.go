@@ -1,0 +1,190 @@
+package archive
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"larder/importer/extract"
+)
+
+// Paprika's .paprikarecipes export is a zip with one <name>.paprikarecipe
+// entry per recipe, each a gzipped JSON object (read from Mealie's Paprika
+// migration and Paprika's own documentation): name, description,
+// ingredients (one text, a line each), directions (one text, steps
+// separated by blank lines or numbers), notes, servings, prep_time,
+// cook_time and total_time (text: "10 mins"), source, source_url,
+// categories (names), photo_data (the photo, base64-encoded JPEG) and
+// image_url, with nutritional_info, difficulty, rating and photos that have
+// no place here.
+
+var paprikaUnmapped = []string{"nutritional_info", "difficulty", "rating", "photos", "on_favorites", "in_trash"}
+
+func (z *zipArchive) paprika() *Archive {
+	var entries []string
+	for _, n := range z.names() {
+		if strings.HasSuffix(strings.ToLower(n), ".paprikarecipe") {
+			entries = append(entries, n)
+		}
+	}
+	return &Archive{Format: FormatPaprika, Total: len(entries) + len(z.unsafe), each: func(yield func(Recipe) bool) {
+		if !z.unsafeEntries(yield) {
+			return
+		}
+		for _, name := range entries {
+			if !yield(z.paprikaRecipe(name)) {
+				return
+			}
+		}
+	}}
+}
+
+// openPaprikaRecipe opens a single .paprikarecipe file: one gzipped JSON
+// recipe, exported from Paprika on its own.
+func openPaprikaRecipe(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
+	if size > lim.MaxDocumentBytes {
+		return nil, fmt.Errorf("%w: a gzipped file of %d MB", ErrTooLarge, size>>20)
+	}
+	gz := make([]byte, size)
+	if _, err := r.ReadAt(gz, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read archive: %w", err)
+	}
+	doc, err := gunzip(gz, lim)
+	if err != nil {
+		return nil, err
+	}
+	m, err := decodeObject(doc)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := m["ingredients"]; !ok {
+		if _, ok := m["directions"]; !ok {
+			return nil, fmt.Errorf("%w: the gzipped JSON is not a Paprika recipe", ErrUnknownFormat)
+		}
+	}
+	return &Archive{Format: FormatPaprika, Total: 1, each: func(yield func(Recipe) bool) {
+		yield(paprikaRecipe("recipe", m, lim.MaxImageBytes))
+	}}, nil
+}
+
+// gunzip unpacks a gzipped document within the limits: at most
+// MaxDocumentBytes, and no more than MaxRatio times its packed size (plus a
+// megabyte).
+func gunzip(gz []byte, lim Limits) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, fmt.Errorf("%w: not gzipped JSON: %v", ErrCorrupt, err)
+	}
+	max := min(lim.MaxDocumentBytes, int64(len(gz))*lim.MaxRatio+1<<20)
+	doc, err := io.ReadAll(io.LimitReader(zr, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if int64(len(doc)) > max {
+		return nil, fmt.Errorf("%w: the recipe unpacks to more than we accept", ErrTooLarge)
+	}
+	return doc, nil
+}
+
+func (z *zipArchive) paprikaRecipe(name string) Recipe {
+	gz, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
+	if err != nil {
+		return Recipe{Entry: name, Err: err}
+	}
+	doc, err := gunzip(gz, z.lim)
+	if err != nil {
+		return Recipe{Entry: name, Err: err}
+	}
+	m, err := decodeObject(doc)
+	if err != nil {
+		return Recipe{Entry: name, Err: err}
+	}
+	return paprikaRecipe(name, m, z.lim.MaxImageBytes)
+}
+
+func paprikaRecipe(entry string, m map[string]any, maxImage int64) Recipe {
+	r := extract.Recipe{
+		Title:       str(m, "name"),
+		Description: str(m, "description"),
+		Categories:  labels(m["categories"]),
+	}
+	if r.Title == "" {
+		r.Title = strings.TrimSuffix(path.Base(entry), path.Ext(entry))
+	}
+	if u := str(m, "source_url"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
+		r.SourceURL = u
+	}
+	r.Servings = extract.Servings(str(m, "servings"))
+	r.PrepMinutes = extract.Minutes(str(m, "prep_time"))
+	r.CookMinutes = extract.Minutes(str(m, "cook_time"))
+	r.TotalMinutes = extract.Minutes(str(m, "total_time"))
+	r.IngredientSections = textSections(str(m, "ingredients"), false)
+	r.InstructionSections = textSections(str(m, "directions"), true)
+	if len(r.IngredientSections) == 0 && len(r.InstructionSections) == 0 {
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no ingredients or directions", ErrInvalidRecipe)}
+	}
+	finish(&r)
+	r.Description = withNotes(r.Description, []string{str(m, "notes")})
+	rec := Recipe{Entry: entry, Recipe: r, Unmapped: present(m, paprikaUnmapped...)}
+	if src := str(m, "source"); src != "" && r.SourceURL == "" {
+		rec.Unmapped = append(rec.Unmapped, "source")
+	}
+	if data := str(m, "photo_data"); data != "" && int64(len(data)) <= maxImage*4/3+4 {
+		if img, err := base64.StdEncoding.DecodeString(strings.TrimSpace(data)); err == nil {
+			rec.Image = img
+		}
+	}
+	if rec.Image == nil {
+		if u := str(m, "image_url"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
+			rec.Recipe.ImageURL = u
+		}
+	}
+	return rec
+}
+
+// textSections reads a block of lines as written in Paprika and similar
+// apps: a line ending with ":" (or the app's "# Heading" style) names a
+// group. Steps are separated by blank lines, or are one per line; a single
+// block is split by the page reader's rules.
+func textSections(text string, steps bool) []extract.Section {
+	var b sections
+	var paras []string
+	if steps && strings.Contains(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+		for p := range strings.SplitSeq(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+			if p = strings.Join(extract.Lines(p), " "); p != "" {
+				paras = append(paras, p)
+			}
+		}
+	} else {
+		paras = extract.Lines(text)
+		if steps && len(paras) == 1 {
+			paras = extract.Steps(paras[0])
+		}
+	}
+	for _, line := range paras {
+		if heading, ok := groupHeading(line); ok {
+			b.section(heading)
+			continue
+		}
+		b.item(line)
+	}
+	return b.done()
+}
+
+// groupHeading recognizes a line naming a group: "For the sauce:", "#
+// Sauce", "SAUCE" (short, no digits).
+func groupHeading(line string) (string, bool) {
+	l := strings.TrimSpace(line)
+	if strings.HasPrefix(l, "#") {
+		return strings.TrimSpace(strings.TrimLeft(l, "#")), true
+	}
+	if len(l) > 2 && len(l) <= 60 && strings.HasSuffix(l, ":") && !strings.ContainsAny(l, "0123456789") {
+		return strings.TrimSuffix(l, ":"), true
+	}
+	return "", false
+}

@@ -1,0 +1,239 @@
+package archive
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"strings"
+
+	"larder/importer/extract"
+)
+
+// Tandoor's export (cookbook/integration/default.py in its source) is a zip
+// of zips, <recipe name>.zip each, holding recipe.json and image.<ext>.
+// recipe.json: name, description, keywords [{name}], steps [{name,
+// instruction, ingredients [{food {name, plural_name}, unit {name,
+// plural_name}, amount, note, is_header, no_amount, order}], time, order}],
+// working_time and waiting_time (minutes), servings, servings_text,
+// source_url, internal, nutrition. A step's name and an ingredient marked
+// is_header start groups.
+
+var tandoorUnmapped = []string{"nutrition"}
+
+// isTandoor: the zip holds zips and no recipe documents of its own, and the
+// first inner zip has a recipe.json.
+func isTandoor(z *zipArchive, names []string) bool {
+	inner := 0
+	for _, n := range names {
+		switch {
+		case strings.HasSuffix(strings.ToLower(n), ".zip"):
+			inner++
+		case strings.HasSuffix(strings.ToLower(n), ".json"):
+			return false
+		}
+	}
+	if inner == 0 {
+		return false
+	}
+	for _, n := range names {
+		if strings.HasSuffix(strings.ToLower(n), ".zip") {
+			iz, err := z.nested(z.file(n))
+			return err == nil && iz.file("recipe.json") != nil
+		}
+	}
+	return false
+}
+
+// nested opens a zip stored in the zip, held in memory (at most one
+// document's size) and checked like the outer one.
+func (z *zipArchive) nested(f *zip.File) (*zipArchive, error) {
+	b, err := z.read(f, z.lim.MaxDocumentBytes)
+	if err != nil {
+		return nil, err
+	}
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil && zr == nil {
+		return nil, fmt.Errorf("%w: %q is not a zip: %v", ErrCorrupt, clipName(f.Name), err)
+	}
+	return checkZip(zr, z.lim)
+}
+
+func (z *zipArchive) tandoor() *Archive {
+	var entries []string
+	for _, n := range z.names() {
+		if strings.HasSuffix(strings.ToLower(n), ".zip") {
+			entries = append(entries, n)
+		}
+	}
+	return &Archive{Format: FormatTandoor, Total: len(entries) + len(z.unsafe), each: func(yield func(Recipe) bool) {
+		if !z.unsafeEntries(yield) {
+			return
+		}
+		for _, name := range entries {
+			if !yield(z.tandoorRecipe(name)) {
+				return
+			}
+		}
+	}}
+}
+
+func (z *zipArchive) tandoorRecipe(name string) Recipe {
+	iz, err := z.nested(z.file(name))
+	if err != nil {
+		return Recipe{Entry: name, Err: err}
+	}
+	if len(iz.unsafe) > 0 {
+		return Recipe{Entry: name + "/" + iz.unsafe[0], Err: ErrUnsafePath}
+	}
+	return z.tandoorZipRecipe(name, iz)
+}
+
+// tandoorZipRecipe reads one recipe's zip: recipe.json and image.*.
+func (z *zipArchive) tandoorZipRecipe(entry string, iz *zipArchive) Recipe {
+	f := iz.file("recipe.json")
+	if f == nil {
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: no recipe.json inside", ErrCorrupt)}
+	}
+	b, err := iz.read(f, z.lim.MaxDocumentBytes)
+	if err != nil {
+		return Recipe{Entry: entry, Err: err}
+	}
+	m, err := decodeObject(b)
+	if err != nil {
+		return Recipe{Entry: entry, Err: err}
+	}
+	rec := tandoorRecipe(entry, m)
+	if rec.Err == nil {
+		for _, n := range iz.inDir(".") {
+			if strings.HasPrefix(n, "image") && isImageName(n) {
+				rec.Image = iz.readImage(iz.file(n))
+				break
+			}
+		}
+	}
+	return rec
+}
+
+func tandoorRecipe(entry string, m map[string]any) Recipe {
+	r := extract.Recipe{
+		Title:       str(m, "name"),
+		Description: str(m, "description"),
+		Tags:        labels(m["keywords"]),
+	}
+	if r.Title == "" {
+		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
+	}
+	if u := str(m, "source_url"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
+		r.SourceURL = u
+	}
+	r.Servings = extract.Servings(m["servings"])
+	if r.Servings == nil {
+		r.Servings = extract.Servings(str(m, "servings_text"))
+	}
+	// Tandoor has working (hands-on) and waiting time; the total is both.
+	work, _ := m["working_time"].(float64)
+	wait, _ := m["waiting_time"].(float64)
+	r.PrepMinutes = extract.Minutes(work)
+	if work+wait > 0 {
+		r.TotalMinutes = extract.Minutes(work + wait)
+	}
+	var ings, steps sections
+	unmapped := present(m, tandoorUnmapped...)
+	for _, s := range list(m["steps"]) {
+		st := obj(s)
+		if st == nil {
+			continue
+		}
+		if n := str(st, "name"); n != "" {
+			steps.section(n)
+			if len(list(st["ingredients"])) > 0 {
+				ings.section(n)
+			}
+		}
+		if hasValue(st["time"]) {
+			unmapped = appendOnce(unmapped, "step time")
+		}
+		for _, line := range extract.Lines(str(st, "instruction")) {
+			steps.item(line)
+		}
+		for _, i := range list(st["ingredients"]) {
+			ing := obj(i)
+			if ing == nil {
+				continue
+			}
+			if h, _ := ing["is_header"].(bool); h {
+				ings.section(str(ing, "note"))
+				continue
+			}
+			ings.item(tandoorIngredient(ing))
+		}
+	}
+	r.IngredientSections = ings.done()
+	r.InstructionSections = steps.done()
+	finish(&r)
+	return Recipe{Entry: entry, Recipe: r, Unmapped: unmapped}
+}
+
+// tandoorIngredient writes "amount unit food, note" (plural names for
+// amounts above one, as Tandoor shows them).
+func tandoorIngredient(ing map[string]any) string {
+	var parts []string
+	amount, _ := ing["amount"].(float64)
+	if amount == 0 {
+		if s := str(ing, "amount"); s != "" && s != "0" {
+			parts = append(parts, s)
+		}
+	}
+	noAmount, _ := ing["no_amount"].(bool)
+	plural := amount > 1
+	if amount > 0 && !noAmount {
+		parts = append(parts, trimFloat(amount))
+	}
+	for _, k := range []string{"unit", "food"} {
+		o := obj(ing[k])
+		if o == nil {
+			continue
+		}
+		name := str(o, "name")
+		if p := str(o, "plural_name"); plural && p != "" {
+			name = p
+		}
+		if name != "" {
+			parts = append(parts, name)
+		}
+	}
+	line := strings.Join(parts, " ")
+	if note := str(ing, "note"); note != "" {
+		if line == "" {
+			return note
+		}
+		line += ", " + note
+	}
+	return line
+}
+
+// isTandoorRecipe: the zip is one recipe as Tandoor exports it alone (the
+// same zip an export holds per recipe): recipe.json at the top, with
+// Tandoor's steps.
+func (z *zipArchive) isTandoorRecipe() bool {
+	f := z.file("recipe.json")
+	if f == nil {
+		return false
+	}
+	b, err := z.read(f, z.lim.MaxDocumentBytes)
+	if err != nil {
+		return false
+	}
+	m, err := decodeObject(b)
+	_, steps := m["steps"]
+	return err == nil && steps
+}
+
+func (z *zipArchive) tandoorSingle() *Archive {
+	return &Archive{Format: FormatTandoor, Total: 1 + len(z.unsafe), each: func(yield func(Recipe) bool) {
+		if !z.unsafeEntries(yield) {
+			return
+		}
+		yield(z.tandoorZipRecipe("recipe.json", z))
+	}}
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it, vi } from 'vitest';
+import { followList, formatAmount, groupByAisle, OfflineQueue, sseEventName, withQueued, type KeyValue, type ShoppingItem, type ShoppingList } from './shopping';
+
+const item = (over: Partial<ShoppingItem>): ShoppingItem => ({
+  id: 'i',
+  text: 'milk',
+  food: 'milk',
+  quantity: null,
+  unit: '',
+  checked: false,
+  aisle: 'dairy',
+  position: 0,
+  changedAt: '2026-03-02T10:00:00Z',
+  deleted: false,
+  sources: [],
+  ...over,
+});
+
+const list = (items: ShoppingItem[]): ShoppingList => ({
+  id: 'l',
+  ownerId: 'o',
+  name: 'Week',
+  unitSystem: 'metric',
+  members: [],
+  itemCount: items.length,
+  checkedCount: 0,
+  aisles: ['produce', 'dairy', 'other'],
+  items,
+  createdAt: '',
+  updatedAt: '',
+});
+
+function memory(): KeyValue {
+  const m = new Map<string, string>();
+  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k) };
+}
+
+describe('groupByAisle', () => {
+  it('follows the shop order, checked items last in their aisle', () => {
+    const g = groupByAisle(
+      [
+        item({ id: 'a', aisle: 'other' }),
+        item({ id: 'b', aisle: 'dairy', position: 2 }),
+        item({ id: 'c', aisle: 'produce' }),
+        item({ id: 'd', aisle: 'dairy', position: 1, checked: true }),
+        item({ id: 'e', aisle: 'dairy', deleted: true }),
+      ],
+      ['produce', 'dairy', 'other'],
+    );
+    expect(g.map((x) => x.aisle)).toEqual(['produce', 'dairy', 'other']);
+    expect(g[1].items.map((x) => x.id)).toEqual(['b', 'd']);
+  });
+});
+
+describe('formatAmount', () => {
+  it('prints what the server computed', () => {
+    expect(formatAmount(440, 'ml')).toBe('440 ml');
+    expect(formatAmount(1.8, 'cup')).toBe('1.8 cups');
+    expect(formatAmount(3, '')).toBe('3');
+    expect(formatAmount(null, '')).toBe('');
+  });
+});
+
+describe('offline queue', () => {
+  it('keeps changes in order until the server has answered them', () => {
+    const store = memory();
+    const q = new OfflineQueue('l', store);
+    q.push({ op: 'update', id: 'a', checked: true, at: '2026-03-02T10:00:00Z' });
+    q.push({ op: 'add', id: 'n', text: 'bread', at: '2026-03-02T10:01:00Z' });
+    expect(new OfflineQueue('l', store).load().map((c) => c.id)).toEqual(['a', 'n']);
+    expect(new OfflineQueue('other', store).size).toBe(0);
+    q.drop(1);
+    expect(q.load().map((c) => c.id)).toEqual(['n']);
+    q.drop(1);
+    expect(q.size).toBe(0);
+  });
+  it('shows queued changes over the last list read', () => {
+    const shown = withQueued(list([item({ id: 'a' }), item({ id: 'b', text: 'eggs' })]), [
+      { op: 'update', id: 'a', checked: true, at: 't' },
+      { op: 'delete', id: 'b', at: 't' },
+      { op: 'add', id: 'n', text: 'bread', at: 't' },
+    ]);
+    expect(shown.items?.map((i) => [i.id, i.checked])).toEqual([
+      ['a', true],
+      ['n', false],
+    ]);
+  });
+});
+
+describe('sseEventName', () => {
+  it('reads event blocks and skips comments', () => {
+    expect(sseEventName('event: change\ndata: {"listId":"l"}')).toBe('change');
+    expect(sseEventName('data: x')).toBe('message');
+    expect(sseEventName(': ping')).toBe(null);
+    expect(sseEventName('retry: 2000')).toBe('message');
+  });
+});
+
+describe('followList', () => {
+  const streamOf = (chunks: string[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const ch of chunks) c.enqueue(new TextEncoder().encode(ch));
+        // Left open, like a live stream.
+      },
+    });
+
+  it('calls back on change and resync events, not on ready or comments', async () => {
+    let calls = 0;
+    const fetch = (async () =>
+      new Response(streamOf(['retry: 2000\n\nevent: ready\ndata: {}\n\n', ': ping\n\n', 'event: change\ndata: {"listId":"l"}\n\nevent: res', 'ync\ndata: {}\n\n']), {
+        status: 200,
+        headers: { 'Content-Type': 'text/event-stream' },
+      })) as typeof globalThis.fetch;
+    const live: boolean[] = [];
+    const stop = followList('l', () => calls++, (v) => live.push(v), { fetch });
+    await vi.waitFor(() => expect(calls).toBe(2));
+    expect(live).toEqual([true]);
+    stop();
+  });
+
+  it('polls while the stream is unavailable', async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    const fetch = (async () => new Response('{"error":{"code":"unavailable","message":"off"}}', { status: 503 })) as typeof globalThis.fetch;
+    const live: boolean[] = [];
+    const stop = followList('l', () => calls++, (v) => live.push(v), { fetch, pollMs: 1000 });
+    await vi.advanceTimersByTimeAsync(3500);
+    expect(live[0]).toBe(false);
+    expect(calls).toBe(3);
+    stop();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls).toBe(3);
+    vi.useRealTimers();
+  });
+});
