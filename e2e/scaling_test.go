@@ -83,8 +83,8 @@ func TestScaledServingsReadTheSame(t *testing.T) {
 			}))
 			b.wait("the print layout", `getComputedStyle(document.querySelector('.topbar')).display === 'none'`)
 			printed := b.texts("ingredient-line")
-			if note := b.text("print-servings"); note != fmt.Sprintf("For %d servings", tc.servings) {
-				b.fail("printed servings note %q", note)
+			if v := eval[string](b, `(() => { const e = document.querySelector('[data-testid=servings-input]'); return e.getClientRects().length > 0 ? e.value : 'hidden'; })()`); v != fmt.Sprint(tc.servings) {
+				b.fail("printed servings %q, want %d", v, tc.servings)
 			}
 			if eval[bool](b, `document.querySelector('[data-testid=servings-increase]').getClientRects().length > 0`) {
 				b.fail("the servings buttons are printed")

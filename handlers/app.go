@@ -6,11 +6,9 @@ package handlers
 import (
 	"io/fs"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/filesystem"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/gofiber/fiber/v2/middleware/requestid"
 
@@ -91,17 +89,7 @@ func New(d Deps) *fiber.App {
 		CacheDuration: 10 * time.Second,
 	})
 	if d.Web != nil {
-		app.Use(filesystem.New(filesystem.Config{
-			Root:         filesystemFS(d.Web),
-			Index:        "index.html",
-			NotFoundFile: "index.html", // client-side routes
-			MaxAge:       3600,
-			Next: func(c *fiber.Ctx) bool {
-				p := c.Path()
-				return strings.HasPrefix(p, "/api/") || p == "/api" || strings.HasPrefix(p, "/uploads/") ||
-					(c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead)
-			},
-		}))
+		s.serveWebClient(app)
 	}
 	return app
 }

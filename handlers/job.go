@@ -17,6 +17,9 @@ type Job struct {
 	Kind     string    `json:"kind"`
 	State    string    `json:"state"`
 	Progress *float32  `json:"progress"`
+	// Stage is what a running job is doing now (an import: fetching,
+	// browser, reading, saving, retrying); null when the job does not say.
+	Stage *string `json:"stage"`
 	// Detail is what a running job reports besides its progress (the
 	// archive import: {format, done, total}); omitted when nothing.
 	Detail     json.RawMessage `json:"detail,omitempty"`
@@ -36,7 +39,7 @@ type JobError struct {
 // outcome wins over River's state, because River may have pruned its row
 // and because a permanent failure is a River "cancel" but an API "failed".
 func jobView(j repo.Job) Job {
-	v := Job{ID: j.ID, Kind: j.Kind, Progress: j.Progress, CreatedAt: j.CreatedAt.UTC(), FinishedAt: j.FinishedAt}
+	v := Job{ID: j.ID, Kind: j.Kind, Progress: j.Progress, Stage: j.Stage, CreatedAt: j.CreatedAt.UTC(), FinishedAt: j.FinishedAt}
 	if j.Result != nil {
 		v.Result = *j.Result
 	}

@@ -59,6 +59,7 @@ func (s *Server) recipeRoutes(app, api fiber.Router) {
 	api.Post("/recipes/:id/shares", s.requireAuth, s.addShare)
 	api.Delete("/recipes/:id/shares/:userId", s.requireAuth, s.removeShare)
 	api.Get("/tags", s.optionalAuth, s.listTags)
+	api.Get("/categories", s.optionalAuth, s.listCategories)
 }
 
 // RecipeSummary is a recipe as lists show it: the Recipe shape of API.md
@@ -207,7 +208,11 @@ func (s *Server) getRecipe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(recipeView(rec))
+	out, err := s.recipeRead(c, rec)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 // createRecipe answers POST /api/recipes: 201 with the recipe. Its mapping

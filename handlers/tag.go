@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"context"
 	"encoding/base64"
+	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -15,7 +17,7 @@ type Tag struct {
 	Count int64  `json:"count"`
 }
 
-// TagPage is a page of GET /api/tags.
+// TagPage is a page of GET /api/tags or GET /api/categories.
 type TagPage struct {
 	Items      []Tag   `json:"items"`
 	NextCursor *string `json:"nextCursor"`
@@ -26,7 +28,29 @@ type TagPage struct {
 // read, by name, each with how many of those recipes carry it; q keeps the
 // names that start with it (for completion). Tags are created by using
 // them on a recipe.
-func (s *Server) listTags(c *fiber.Ctx) error {
+func (s *Server) listTags(c *fiber.Ctx) error { return s.listLabels(c, "tags", repo.ListTags) }
+
+// listCategories answers GET /api/categories as listTags answers for tags:
+// the recipe list's category menu.
+func (s *Server) listCategories(c *fiber.Ctx) error {
+	return s.listLabels(c, "categories", repo.ListCategories)
+}
+
+// labelLister is repo.ListTags or repo.ListCategories.
+type labelLister func(ctx context.Context, db repo.DBTX, v repo.Viewer, prefix string, limit int, after string) ([]repo.TagCount, *string, int64, error)
+
+// labelPage is one answer of a labelLister, as the list cache keeps it.
+type labelPage struct {
+	items []repo.TagCount
+	next  *string
+	total int64
+}
+
+// listLabels answers a page of names with counts from list, for the caller.
+// Every recipe list loads its menus, and counting them visits every
+// readable recipe: pages are kept in the list cache, which every change of
+// a recipe, a tag or a share empties (ListCache).
+func (s *Server) listLabels(c *fiber.Ctx, kind string, list labelLister) error {
 	limit, err := pageLimit(c)
 	if err != nil {
 		return err
@@ -47,10 +71,23 @@ func (s *Server) listTags(c *fiber.Ctx) error {
 		fe.add("q", "must be at most %d characters", recipeLabelMax)
 		return fe.err()
 	}
-	items, next, total, err := repo.ListTags(c.UserContext(), s.DB, viewer(c), prefix, limit, after)
+	v := viewer(c)
+	who := "public"
+	switch {
+	case v.Admin:
+		who = "all"
+	case v.UserID != nil:
+		who = v.UserID.String()
+	}
+	key := strings.Join([]string{"labels", kind, who, prefix, strconv.Itoa(limit), after}, "\x00")
+	page, err := cached(s.ListCache, key, func() (labelPage, error) {
+		items, next, total, err := list(c.UserContext(), s.DB, v, prefix, limit, after)
+		return labelPage{items, next, total}, err
+	})
 	if err != nil {
 		return err
 	}
+	items, next, total := page.items, page.next, page.total
 	out := TagPage{Items: make([]Tag, len(items)), Total: total}
 	for i, t := range items {
 		out.Items[i] = Tag{Name: t.Name, Count: t.Count}

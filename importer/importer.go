@@ -73,6 +73,7 @@ func (im *Importer) Import(ctx context.Context, rawURL string) (extract.Recipe, 
 	if err := im.Fetch.CheckURL(rawURL); err != nil {
 		return extract.Recipe{}, err
 	}
+	enter(ctx, StageFetching)
 	page, err := im.Fetch.Page(ctx, rawURL)
 	if err != nil {
 		if fe := fetch.AsError(err); fe != nil && fe.Code == fetch.CodeBlocked {
@@ -85,6 +86,7 @@ func (im *Importer) Import(ctx context.Context, rawURL string) (extract.Recipe, 
 			Message: "the site showed a bot check instead of the page"}
 		return im.rendered(ctx, page.URL, blocked, nil)
 	}
+	enter(ctx, StageReading)
 	rec, err := extract.FromHTML(page.HTML, page.URL)
 	switch {
 	case errors.Is(err, extract.ErrNoRecipe):
@@ -114,6 +116,7 @@ func (im *Importer) rendered(ctx context.Context, rawURL string, plainErr error,
 	if im.Browser == nil {
 		return fallback()
 	}
+	enter(ctx, StageBrowser)
 	page, err := im.Browser.Render(ctx, rawURL)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -125,6 +128,7 @@ func (im *Importer) rendered(ctx context.Context, rawURL string, plainErr error,
 		plainErr = withCause(plainErr, fmt.Errorf("render: %w", err))
 		return fallback()
 	}
+	enter(ctx, StageReading)
 	rec, err := extract.FromHTML(page.HTML, page.URL)
 	switch {
 	case err == nil:

@@ -82,6 +82,14 @@ func (r recorder) progress(ctx context.Context, job *rivertype.JobRow, fraction 
 	}
 }
 
+// stage records what a running job is doing now; like progress, a missed
+// update is logged, not returned.
+func (r recorder) stage(ctx context.Context, job *rivertype.JobRow, stage string) {
+	if err := repo.SetJobStage(ctx, r.db, job.ID, stage); err != nil {
+		r.logger.Warn("record job stage", "job_id", job.ID, "job_kind", job.Kind, "error", err)
+	}
+}
+
 // finish records the outcome of one attempt and tells River what to do next:
 // a result completes the job; a *Failure ends it for good; any other error
 // is retried by River with backoff, and recorded as an internal error only

@@ -89,6 +89,13 @@ func (w *ImportRecipeWorker) Work(ctx context.Context, job *river.Job[ImportReci
 	return w.deps.recorder().finish(ctx, job.JobRow, res, nil)
 }
 
+// Stages of an import job besides the importer's own (importer.Stage*),
+// as GET /api/jobs/:id reports them.
+const (
+	StageRetrying = "retrying" // an earlier attempt failed in a way worth retrying
+	StageSaving   = "saving"   // the recipe is read; it is being stored
+)
+
 func (w *ImportRecipeWorker) importRecipe(ctx context.Context, job *river.Job[ImportRecipeArgs]) (*ImportRecipeResult, error) {
 	args := job.Args
 	// The result is recorded in the transaction that creates the recipe.
@@ -101,12 +108,21 @@ func (w *ImportRecipeWorker) importRecipe(ctx context.Context, job *river.Job[Im
 		return prev, nil
 	}
 	w.deps.recorder().progress(ctx, job.JobRow, 0.1)
-
-	rec, pageURL, err := w.read(ctx, args)
+	// What the wait is for (fetching, a browser, reading), for the person
+	// watching the job; a retry after a failed attempt says so first.
+	stage := func(s string) { w.deps.recorder().stage(ctx, job.JobRow, s) }
+	switch {
+	case job.Attempt > 1:
+		stage(StageRetrying)
+	case args.PageID != nil:
+		stage(importer.StageReading) // a pasted page is only read
+	}
+	rec, pageURL, err := w.read(importer.WithStage(ctx, stage), args)
 	if err != nil {
 		return nil, w.failure(job, err)
 	}
 	w.deps.recorder().progress(ctx, job.JobRow, 0.6)
+	stage(StageSaving)
 
 	in := importedRecipeInput(rec, pageURL)
 	imageURL := ""

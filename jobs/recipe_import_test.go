@@ -246,13 +246,14 @@ type jobOutcome struct {
 	Message  *string
 	Progress *float32
 	UserID   *uuid.UUID
+	Stage    *string
 }
 
 func (b *importBundle) outcome(t testing.TB, riverID int64) jobOutcome {
 	t.Helper()
 	var o jobOutcome
-	if err := b.db.QueryRow(context.Background(), `SELECT result, error_code, error_message, progress, user_id
-		FROM app_job WHERE river_job_id = $1`, riverID).Scan(&o.Result, &o.Code, &o.Message, &o.Progress, &o.UserID); err != nil {
+	if err := b.db.QueryRow(context.Background(), `SELECT result, error_code, error_message, progress, user_id, stage
+		FROM app_job WHERE river_job_id = $1`, riverID).Scan(&o.Result, &o.Code, &o.Message, &o.Progress, &o.UserID, &o.Stage); err != nil {
 		t.Fatal(err)
 	}
 	return o
@@ -361,6 +362,10 @@ func TestImportRecipeFromJSONLD(t *testing.T) {
 	}
 	if o := b.outcome(t, row.ID); o.Progress == nil || *o.Progress != 1 {
 		t.Errorf("progress %v, want 1", o.Progress)
+	}
+	// The last stage the job reported is the one after reading the page.
+	if o := b.outcome(t, row.ID); o.Stage == nil || *o.Stage != StageSaving {
+		t.Errorf("stage %v, want %s", o.Stage, StageSaving)
 	}
 
 	rec := b.imported(t, row)

@@ -19,11 +19,13 @@ type Job struct {
 	// ProgressDetail is what a running job reports besides its progress
 	// (SetJobProgressDetail), nil when it reports nothing.
 	ProgressDetail *json.RawMessage `db:"progress_detail"`
-	Result         *json.RawMessage `db:"result"`
-	ErrorCode      *string          `db:"error_code"`
-	ErrorMessage   *string          `db:"error_message"`
-	CreatedAt      time.Time        `db:"created_at"`
-	FinishedAt     *time.Time       `db:"finished_at"`
+	// Stage is what the running job is doing now (SetJobStage), or nil.
+	Stage        *string          `db:"stage"`
+	Result       *json.RawMessage `db:"result"`
+	ErrorCode    *string          `db:"error_code"`
+	ErrorMessage *string          `db:"error_message"`
+	CreatedAt    time.Time        `db:"created_at"`
+	FinishedAt   *time.Time       `db:"finished_at"`
 	// RiverState is River's state (available, running, completed, ...), or
 	// nil once River has pruned its row.
 	RiverState *string `db:"river_state"`
@@ -52,7 +54,7 @@ func GetJobIDByRiverID(ctx context.Context, db DBTX, riverJobID int64) (uuid.UUI
 // GetJob returns a job by its public id.
 func GetJob(ctx context.Context, db DBTX, id uuid.UUID) (Job, error) {
 	rows, _ := db.Query(ctx, `
-		SELECT j.id, j.user_id, j.kind, j.progress, j.progress_detail, j.result, j.error_code, j.error_message, j.created_at, j.finished_at,
+		SELECT j.id, j.user_id, j.kind, j.progress, j.stage, j.progress_detail, j.result, j.error_code, j.error_message, j.created_at, j.finished_at,
 		       r.state::text AS river_state,
 		       r.errors[array_upper(r.errors, 1)]->>'error' AS river_error,
 		       r.finalized_at AS river_finalized_at
@@ -66,6 +68,12 @@ func GetJob(ctx context.Context, db DBTX, id uuid.UUID) (Job, error) {
 func SetJobProgress(ctx context.Context, db DBTX, riverJobID int64, progress float64) error {
 	_, err := db.Exec(ctx, `UPDATE app_job SET progress = $2 WHERE river_job_id = $1`, riverJobID, progress)
 	return wrap("set job progress", err)
+}
+
+// SetJobStage records what a running job is doing now.
+func SetJobStage(ctx context.Context, db DBTX, riverJobID int64, stage string) error {
+	_, err := db.Exec(ctx, `UPDATE app_job SET stage = $2 WHERE river_job_id = $1`, riverJobID, stage)
+	return wrap("set job stage", err)
 }
 
 // CompleteJob stores a job's result.

@@ -1,13 +1,45 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // The Go API serves both /api and /uploads; in development Vite proxies them so the
 // refresh cookie (Path=/api/auth) stays first-party.
 const apiTarget = process.env.LARDER_API ?? 'http://localhost:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // An installable app that opens offline: the manifest, and the service worker of src/sw.ts
+    // (Workbox) with the built shell precached. Registration is a script file, not inline, so the
+    // page keeps working under a Content-Security-Policy without 'unsafe-inline'.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      registerType: 'autoUpdate',
+      injectRegister: 'script-defer',
+      manifest: {
+        name: 'Larder',
+        short_name: 'Larder',
+        description: 'Your recipes and cookbooks, in the kitchen too.',
+        start_url: '/recipes',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#fbf8f3',
+        theme_color: '#b4532a',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: false },

@@ -39,7 +39,8 @@ const router = createBrowserRouter([
       { path: 'cookbooks/:id/edit', element: auth(page(() => import('./pages/CookbookEdit'))) },
       { path: 'plan', element: auth(page(() => import('./pages/MealPlan'))) },
       { path: 'shopping', element: auth(page(() => import('./pages/ShoppingLists'))) },
-      { path: 'shopping/:id', element: auth(page(() => import('./pages/ShoppingList'))) },
+      // Works offline from its own queue, also when the app starts without a network.
+      { path: 'shopping/:id', element: <RequireAuth offline>{page(() => import('./pages/ShoppingList'))}</RequireAuth> },
       { path: 'admin', element: <Navigate to="/admin/users" replace /> },
       { path: 'admin/users', element: admin(page(() => import('./pages/AdminUsers'))) },
       { path: 'admin/backups', element: admin(page(() => import('./pages/AdminBackups'))) },

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { errorMessage } from '../lib/api';
+import { sentence } from '../lib/format';
 import { RecipeImage } from './RecipeImage';
 import { ConfirmDialog, ProgressBar } from './ui';
 
@@ -37,7 +38,7 @@ export function ImageField(props: {
     try {
       await props.upload(file, setProgress);
     } catch (e) {
-      setError(errorMessage(e));
+      setError(sentence(errorMessage(e)));
     } finally {
       setProgress(null);
       if (input.current) input.current.value = '';
@@ -85,7 +86,7 @@ export function ImageField(props: {
             await props.remove?.();
             setConfirm(false);
           } catch (e) {
-            setError(errorMessage(e));
+            setError(sentence(errorMessage(e)));
             setConfirm(false);
           } finally {
             setBusy(false);

@@ -1,13 +1,6 @@
 import type { Job } from '../lib/api';
+import { jobStatusText } from '../lib/jobStage';
 import { ProgressBar } from './ui';
-
-const LABELS: Record<Job['state'], string> = {
-  queued: 'Waiting to start…',
-  running: 'Working…',
-  completed: 'Done',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-};
 
 /** State and progress of a running job (null progress shows an indeterminate bar). */
 export function JobProgress({ job, label, testId = 'job-progress' }: { job: Job | null; label: string; testId?: string }) {
@@ -16,10 +9,12 @@ export function JobProgress({ job, label, testId = 'job-progress' }: { job: Job 
     <div className="job" data-state={job.state} aria-live="polite">
       <ProgressBar
         value={job.state === 'completed' ? 1 : job.progress}
-        label={`${label}: ${LABELS[job.state]}`}
+        label={`${label}: ${jobStatusText(job)}`}
         testId={testId}
       />
-      <p className="muted small">{LABELS[job.state]}</p>
+      <p className="muted small" data-testid={`${testId}-status`}>
+        {jobStatusText(job)}
+      </p>
     </div>
   );
 }

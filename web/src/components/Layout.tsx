@@ -1,19 +1,24 @@
-import { Suspense, useState } from 'react';
-import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { Suspense, useEffect, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { forgetAll } from '../lib/offline';
 import { api } from '../lib/api';
 import { isAdmin, useAuth } from '../lib/auth';
 import { applyTheme, nextTheme, storedTheme, type ThemeChoice } from '../lib/theme';
-import { JarIcon } from './icons';
+import { JarIcon, MenuIcon } from './icons';
 import { PageSkeleton } from './ui';
 
 const THEME_LABEL: Record<ThemeChoice, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
 const THEME_ICON: Record<ThemeChoice, string> = { system: '◐', light: '☀', dark: '☾' };
 
 export function Layout() {
-  const { user } = useAuth();
+  const { user, unreachable } = useAuth();
   const navigate = useNavigate();
   const [theme, setTheme] = useState<ThemeChoice>(storedTheme);
   const [signingOut, setSigningOut] = useState(false);
+  // On a phone the links fold into a menu that a button opens; any navigation closes it.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const loc = useLocation();
+  useEffect(() => setMenuOpen(false), [loc.pathname]);
   const logout = async () => {
     setSigningOut(true);
     try {
@@ -21,6 +26,8 @@ export function Layout() {
     } catch {
       // The session is forgotten locally whatever the server said.
     } finally {
+      // Recipes kept or opened offline are this cook's: the next person on the device must not read them.
+      await forgetAll().catch(() => undefined);
       setSigningOut(false);
       navigate('/login');
     }
@@ -34,7 +41,25 @@ export function Layout() {
         <Link to="/recipes" className="brand" aria-label="Larder home">
           <JarIcon /> Larder
         </Link>
-        <nav aria-label="Main" className="mainnav">
+        <button
+          type="button"
+          className="secondary menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="mainnav"
+          onClick={() => setMenuOpen((o) => !o)}
+          data-testid="menu-toggle"
+          aria-label="Menu"
+        >
+          <MenuIcon />
+        </button>
+        <nav
+          aria-label="Main"
+          className="mainnav"
+          id="mainnav"
+          data-open={menuOpen}
+          // A chosen link closes the menu, also when the page it leaves asks to stay.
+          onClick={(e) => (e.target as HTMLElement).closest('a') && setMenuOpen(false)}
+        >
           <NavLink to="/recipes" end data-testid="nav-recipes">
             Recipes
           </NavLink>
@@ -94,6 +119,11 @@ export function Layout() {
                 Sign out
               </button>
             </>
+          ) : unreachable ? (
+            // Offline the session cannot be checked; signing in would fail too.
+            <span className="badge" data-testid="offline-badge">
+              Offline
+            </span>
           ) : (
             <Link to="/login" className="button" data-testid="nav-login">
               Sign in

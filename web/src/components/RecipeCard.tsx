@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Recipe } from '../lib/api';
-import { formatMinutes } from '../lib/format';
+import { formatMinutes, servingsText } from '../lib/format';
 import { RecipeImage } from './RecipeImage';
 import { Skeleton } from './ui';
 
@@ -21,7 +21,7 @@ export function RecipeCard({ recipe, extra }: { recipe: Recipe; extra?: ReactNod
           <h3 className="card-title">{recipe.title}</h3>
           <p className="card-meta muted small">
             {time && <span>{time}</span>}
-            {recipe.servings ? <span>{recipe.servings} servings</span> : null}
+            {recipe.servings ? <span>{servingsText(recipe.servings)}</span> : null}
             {recipe.visibility !== 'PUBLIC' && <span className="badge">{recipe.visibility.toLowerCase()}</span>}
           </p>
         </div>

@@ -1,16 +1,32 @@
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 
 /**
  * Chooses servings (when the recipe states them) or a plain multiplier (when it does not).
  * value is servings, or the factor when base is null.
+ *
+ * A stepper (− and +) plus a box that takes free typing: the box keeps its own text while it is
+ * being edited, so it can be emptied and retyped ("4" → "" → "3"), and only a valid number is
+ * passed on. Leaving the box with something invalid or empty puts the current value back.
  */
 export function ServingsControl(props: { base: number | null; value: number; onChange: (v: number) => void }) {
   const id = useId();
   const byServings = props.base != null && props.base > 0;
   const step = byServings ? 1 : 0.5;
   const min = byServings ? 1 : 0.5;
+  const valid = (v: number) => Number.isFinite(v) && v >= min && v <= 999;
   const set = (v: number) => {
-    if (Number.isFinite(v) && v >= min && v <= 999) props.onChange(Math.round(v / step) * step);
+    if (valid(v)) props.onChange(Math.round(v / step) * step);
+  };
+  const [draft, setDraft] = useState(String(props.value));
+  const [editing, setEditing] = useState(false);
+  // The buttons and the reset link change value from outside the box: show it.
+  useEffect(() => {
+    if (!editing || parseAmount(draft) !== props.value) setDraft(String(props.value));
+  }, [props.value]);
+  const typed = (text: string) => {
+    setDraft(text);
+    const v = parseAmount(text);
+    if (valid(v) && Math.round(v / step) * step === v) props.onChange(v);
   };
   return (
     <div className="servings" role="group" aria-labelledby={`${id}-label`}>
@@ -32,13 +48,17 @@ export function ServingsControl(props: { base: number | null; value: number; onC
       </label>
       <input
         id={id}
-        type="number"
-        inputMode="decimal"
-        min={min}
-        max={999}
-        step={step}
-        value={props.value}
-        onChange={(e) => set(Number(e.target.value))}
+        type="text"
+        inputMode={byServings ? 'numeric' : 'decimal'}
+        autoComplete="off"
+        size={3}
+        value={draft}
+        onFocus={() => setEditing(true)}
+        onBlur={() => {
+          setEditing(false);
+          setDraft(String(props.value));
+        }}
+        onChange={(e) => typed(e.target.value)}
         data-testid="servings-input"
       />
       <button
@@ -57,6 +77,12 @@ export function ServingsControl(props: { base: number | null; value: number; onC
       )}
     </div>
   );
+}
+
+/** A typed amount: digits with a decimal point or comma; NaN for anything else, empty included. */
+export function parseAmount(text: string): number {
+  const t = text.trim().replace(',', '.');
+  return /^\d+(\.\d+)?$|^\.\d+$/.test(t) ? Number(t) : NaN;
 }
 
 /** Scale factor from the control's value. */

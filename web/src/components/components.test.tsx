@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { useState } from 'react';
+import { act, useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allByTestId, byTestId, click, key, render, type, type Rendered } from '../test/render';
 import { PasswordRules } from './PasswordRules';
@@ -131,6 +131,23 @@ describe('ServingsControl', () => {
     expect(byTestId(r.container, 'factor').textContent).toBe('0.5');
   });
 
+  it('can be emptied while typing, then takes the new number', () => {
+    r = render(<ServingsDemo base={4} />);
+    const input = byTestId(r.container, 'servings-input') as HTMLInputElement;
+    act(() => input.focus());
+    type(input, '');
+    expect(input.value).toBe('');
+    expect(byTestId(r.container, 'factor').textContent).toBe('1');
+    type(input, '3');
+    expect(input.value).toBe('3');
+    expect(byTestId(r.container, 'factor').textContent).toBe('0.75');
+    type(input, '');
+    act(() => input.blur());
+    expect(input.value).toBe('3');
+    click(byTestId(r.container, 'servings-increase'));
+    expect(input.value).toBe('4');
+  });
+
   it('is a multiplier when the recipe states no servings', () => {
     r = render(<ServingsDemo base={null} />);
     click(byTestId(r.container, 'servings-increase'));
@@ -153,11 +170,11 @@ describe('Field and FormError', () => {
     const input = byTestId(r.container, 'email');
     expect(input.getAttribute('aria-invalid')).toBe('true');
     const described = input.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent);
-    expect(described).toEqual(['We never share it.', 'taken']);
+    expect(described).toEqual(['We never share it.', 'Taken.']);
     const alert = byTestId(r.container, 'form-error');
     expect(alert.getAttribute('role')).toBe('alert');
     expect(alert.textContent).toContain('Check the form.');
-    expect(alert.textContent).toContain('other: bad');
+    expect(alert.textContent).toContain('other: Bad.');
     expect(alert.textContent).not.toContain('taken');
   });
 });

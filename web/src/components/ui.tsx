@@ -1,6 +1,9 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../lib/api';
+import { useAuth } from '../lib/auth';
+import { sentence } from '../lib/format';
+import { storedRecipes, type StoredRecipe } from '../lib/offline';
 
 /** Props a labelled control needs: its id and the ids of its hint and error. */
 export interface ControlProps {
@@ -32,7 +35,7 @@ export function Field(props: {
       )}
       {props.error && (
         <div className="field-error" id={errId}>
-          {props.error}
+          {sentence(props.error)}
         </div>
       )}
     </div>
@@ -49,12 +52,12 @@ export function FormError({ error, shown = [] }: { error: unknown; shown?: strin
     error instanceof ApiError ? Object.entries(error.fields).filter(([k]) => !shown.includes(k)) : [];
   return (
     <div className="alert alert-error" role="alert" data-testid="form-error">
-      <p>{errorMessage(error)}</p>
+      <p>{sentence(errorMessage(error))}</p>
       {extra.length > 0 && (
         <ul>
           {extra.map(([k, v]) => (
             <li key={k}>
-              <strong>{k}</strong>: {v}
+              <strong>{k}</strong>: {sentence(v)}
             </li>
           ))}
         </ul>
@@ -69,15 +72,31 @@ export function fieldError(error: unknown, name: string): string | undefined {
 
 /** The error of a page load: a sign-in prompt for 401, a plain "not found" for 404. */
 export function ErrorView({ error, retry }: { error: unknown; retry?: () => void }) {
+  const { user } = useAuth();
+  const here = typeof location === 'undefined' ? '/' : location.pathname + location.search;
+  const signIn = (
+    <p>
+      <Link className="button" to={`/login?next=${encodeURIComponent(here)}`} data-testid="error-sign-in">
+        Sign in
+      </Link>
+    </p>
+  );
   if (error instanceof ApiError && error.status === 401) {
     return (
       <div className="empty" role="alert">
         <h1>Sign in to see this</h1>
-        <p>
-          <Link className="button" to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`}>
-            Sign in
-          </Link>
-        </p>
+        {signIn}
+      </div>
+    );
+  }
+  // Signed out, a private or shared link answers 404 like a missing one: offer the sign-in that
+  // may open it, and come back here after.
+  if (error instanceof ApiError && error.status === 404 && user === null) {
+    return (
+      <div className="empty" role="alert" data-testid="error-signed-out">
+        <h1>Sign in to open this</h1>
+        <p>It may be private or shared with you. Sign in and you come back here.</p>
+        {signIn}
       </div>
     );
   }
@@ -92,9 +111,10 @@ export function ErrorView({ error, retry }: { error: unknown; retry?: () => void
       </div>
     );
   }
+  if (isOffline(error)) return <OfflineNotice retry={retry} />;
   return (
     <div className="alert alert-error" role="alert">
-      <p>{errorMessage(error)}</p>
+      <p>{sentence(errorMessage(error))}</p>
       {retry && (
         <button type="button" onClick={retry}>
           Try again
@@ -102,6 +122,47 @@ export function ErrorView({ error, retry }: { error: unknown; retry?: () => void
       )}
     </div>
   );
+}
+
+/** What a page that needs the network shows without one. */
+export function OfflineNotice({ retry }: { retry?: () => void }) {
+  // What can be opened now, so the notice is never a dead end.
+  const [stored, setStored] = useState<StoredRecipe[]>([]);
+  useEffect(() => {
+    storedRecipes().then(setStored, () => setStored([]));
+  }, []);
+  return (
+    <div className="empty" role="alert" data-testid="error-offline">
+      <h1>This page needs the network</h1>
+      <p>Larder cannot be reached: you may be offline. Recipes you opened before, and those kept offline, still open.</p>
+      {stored.length > 0 && (
+        <ul className="pick-list offline-recipes" aria-label="Recipes you can open offline" data-testid="offline-recipes">
+          {stored.map((r) => (
+            <li key={r.id}>
+              <Link to={`/recipes/${r.id}`}>{r.title}</Link>
+              {r.kept && <span className="muted small"> kept offline</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p>
+        {retry ? (
+          <button type="button" onClick={retry}>
+            Try again
+          </button>
+        ) : (
+          <button type="button" onClick={() => location.reload()}>
+            Try again
+          </button>
+        )}
+      </p>
+    </div>
+  );
+}
+
+/** A request that failed for want of a network: offline, or the server out of reach. */
+export function isOffline(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 0 && error.code === 'network_error';
 }
 
 /** A progress bar; value 0..1, or null for "working, amount unknown". */

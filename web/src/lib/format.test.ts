@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatMinutes, srcSet } from './format';
+import { formatBytes, formatMinutes, sentence, servingsText, srcSet } from './format';
 
 describe('format', () => {
   it.each([
@@ -23,5 +23,23 @@ describe('format', () => {
     expect(srcSet({ medium: '/m.jpg', poster: '/p.jpg' })).toBe('/m.jpg 800w');
     expect(srcSet({})).toBeUndefined();
     expect(srcSet(undefined)).toBeUndefined();
+  });
+});
+
+describe('servingsText', () => {
+  it('says one serving in the singular', () => {
+    expect(servingsText(1)).toBe('1 serving');
+    expect(servingsText(4)).toBe('4 servings');
+  });
+});
+
+describe('sentence', () => {
+  it('makes a clause from the server a sentence, once', () => {
+    expect(sentence('a cookbook cannot include itself, directly or through the cookbooks it includes')).toBe(
+      'A cookbook cannot include itself, directly or through the cookbooks it includes.',
+    );
+    expect(sentence('Already a sentence.')).toBe('Already a sentence.');
+    expect(sentence('is it?')).toBe('Is it?');
+    expect(sentence('')).toBe('');
   });
 });

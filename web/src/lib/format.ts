@@ -8,6 +8,23 @@ export function formatMinutes(min: number | null | undefined): string | null {
   return m === 0 ? `${h} h` : `${h} h ${m} min`;
 }
 
+/**
+ * A message as a sentence: a capital first letter and a full stop ("the name is taken" → "The name
+ * is taken."). Messages from the server are written as clauses, to be composed; the client shows
+ * them to people.
+ */
+export function sentence(message: string): string {
+  const t = message.trim();
+  if (!t) return t;
+  const first = t.charAt(0).toLocaleUpperCase() + t.slice(1);
+  return /[.!?…:)"”’]$/.test(first) ? first : `${first}.`;
+}
+
+/** "1 serving", "4 servings". */
+export function servingsText(n: number): string {
+  return `${n} serving${n === 1 ? '' : 's'}`;
+}
+
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '';
   if (n < 1024) return `${n} B`;

@@ -123,7 +123,7 @@ export default function AdminBackups() {
       {upload != null && <ProgressBar value={upload} label="Uploading backup" testId="backup-upload-progress" />}
       {list.error != null && <ErrorView error={list.error} retry={list.reload} />}
       <div className="table-wrap">
-        <table className="table" data-testid="backups-table">
+        <table className="table cards" data-testid="backups-table">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -147,9 +147,9 @@ export default function AdminBackups() {
                 ))
               : backups.map((b) => (
                   <tr key={b.name} data-testid="backup-row" data-name={b.name}>
-                    <td className="mono">{b.name}</td>
-                    <td>{formatDate(b.createdAt)}</td>
-                    <td className="num">{formatBytes(b.size)}</td>
+                    <td className="mono" data-label="Name">{b.name}</td>
+                    <td data-label="Created">{formatDate(b.createdAt)}</td>
+                    <td className="num" data-label="Size">{formatBytes(b.size)}</td>
                     <td className="row-actions">
                       <button type="button" className="secondary small-button" onClick={() => download(b)} disabled={downloading === b.name} aria-label={`Download ${b.name}`} data-testid="backup-download">
                         {downloading === b.name ? 'Downloading…' : 'Download'}

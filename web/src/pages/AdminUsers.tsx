@@ -63,7 +63,7 @@ export default function AdminUsers() {
       {status && <p className="alert alert-ok">{status}</p>}
       {loadError != null && <ErrorView error={loadError} retry={() => load(null)} />}
       <div className="table-wrap">
-        <table className="table" data-testid="users-table">
+        <table className="table cards" data-testid="users-table">
           <thead>
             <tr>
               <th scope="col">Email</th>
@@ -77,8 +77,8 @@ export default function AdminUsers() {
           <tbody>
             {users.map((u) => (
               <tr key={u.id} data-testid="user-row" data-email={u.email}>
-                <td>{u.email}</td>
-                <td>{u.name}</td>
+                <td data-label="Email">{u.email}</td>
+                <td data-label="Name">{u.name}</td>
                 <td>
                   <label className="visually-hidden" htmlFor={`role-${u.id}`}>
                     Role of {u.email}
@@ -95,9 +95,9 @@ export default function AdminUsers() {
                     <option value="ADMIN">Admin</option>
                   </select>
                 </td>
-                <td>{u.emailVerified ? 'Yes' : 'No'}</td>
-                <td>{u.provider}</td>
-                <td>{formatDate(u.createdAt)}</td>
+                <td data-label="Verified">{u.emailVerified ? 'Yes' : 'No'}</td>
+                <td data-label="Sign-in">{u.provider}</td>
+                <td data-label="Joined">{formatDate(u.createdAt)}</td>
               </tr>
             ))}
             {loading &&

@@ -288,11 +288,8 @@ function IncludesSection({ book, onChange }: { book: CookbookDetail; onChange: (
       setChoice('');
       onChange();
     } catch (e) {
-      setError(
-        e instanceof ApiError && e.status === 409
-          ? new ApiError(409, e.code, `${e.message} A cookbook cannot include itself, directly or through the cookbooks it includes.`)
-          : e,
-      );
+      // The server's message says why (a loop, another owner's cookbook): shown once, as it is.
+      setError(e);
     }
   };
   return (

@@ -7,6 +7,7 @@ import { flattenSteps, ingredientsByStep, useServings } from '../lib/recipe';
 import { scaleIngredient } from '../lib/scaling';
 import { factorFor, ServingsControl } from '../components/ServingsControl';
 import { ErrorView, PageSkeleton } from '../components/ui';
+import { StepText, TimerList, useTicks, useTimers } from '../components/CookTimers';
 
 type WakeState = 'on' | 'off' | 'unsupported';
 
@@ -76,6 +77,8 @@ function Cook({ recipe, mappings }: { recipe: Recipe; mappings: Mapping[] }) {
   const [overview, setOverview] = useState(false);
   const [showAll, setShowAll] = useState(false);
   const wake = useWakeLock();
+  const timers = useTimers(recipe.id);
+  const { ticks, toggle } = useTicks(recipe.id);
   const stepRef = useRef<HTMLDivElement>(null);
 
   const go = useCallback(
@@ -137,6 +140,7 @@ function Cook({ recipe, mappings }: { recipe: Recipe; mappings: Mapping[] }) {
         </span>
       </div>
 
+      <TimerList timers={timers.timers} now={timers.now} onDismiss={timers.dismiss} />
       {steps.length === 0 ? (
         <div className="empty">
           <p>This recipe has no steps.</p>
@@ -157,6 +161,7 @@ function Cook({ recipe, mappings }: { recipe: Recipe; mappings: Mapping[] }) {
                   aria-current={i === index ? 'step' : undefined}
                   data-testid="cook-overview-step"
                 >
+                  {ticks.has(`s:${s.id}`) && <span aria-label="done">✓ </span>}
                   {s.section && <span className="muted small">{s.section} · </span>}
                   {s.text}
                 </button>
@@ -172,8 +177,12 @@ function Cook({ recipe, mappings }: { recipe: Recipe; mappings: Mapping[] }) {
               {step.section && <span className="muted"> · {step.section}</span>}
             </p>
             <p className="cook-text" data-testid="cook-step-text">
-              {step.text}
+              <StepText text={step.text} label={`Step ${index + 1}`} onStart={timers.start} />
             </p>
+            <label className="check cook-step-done">
+              <input type="checkbox" checked={ticks.has(`s:${step.id}`)} onChange={() => toggle(`s:${step.id}`)} data-testid="cook-step-done" />
+              Step done
+            </label>
           </div>
           <aside className="cook-ingredients" aria-labelledby="cook-ing-h">
             <div className="section-head">
@@ -186,7 +195,10 @@ function Cook({ recipe, mappings }: { recipe: Recipe; mappings: Mapping[] }) {
               <ul>
                 {shownIngredients.map((i) => (
                   <li key={i.id} data-testid="cook-ingredient" className={showAll && mapped.includes(i) ? 'hl' : ''}>
-                    {scaleIngredient(i, factor)}
+                    <label className={`check${ticks.has(`i:${i.id}`) ? ' ticked' : ''}`}>
+                      <input type="checkbox" checked={ticks.has(`i:${i.id}`)} onChange={() => toggle(`i:${i.id}`)} data-testid="cook-ingredient-tick" />
+                      {scaleIngredient(i, factor)}
+                    </label>
                   </li>
                 ))}
               </ul>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ApiError, errorMessage, type Job } from '../lib/api';
+import { sentence } from '../lib/format';
 import { useTitle } from '../lib/hooks';
 import { JobProgress } from '../components/JobProgress';
 import { ArchiveImport } from '../components/ArchiveImport';
@@ -41,7 +42,7 @@ export default function Import() {
       navigate(`/recipes/${recipeId}`);
     } catch (e) {
       if (c.signal.aborted) return;
-      setPhase({ kind: 'failed', message: errorMessage(e), code: e instanceof ApiError ? e.code : 'failed' });
+      setPhase({ kind: 'failed', message: sentence(errorMessage(e)), code: e instanceof ApiError ? e.code : 'failed' });
     }
   };
 
@@ -54,6 +55,8 @@ export default function Import() {
     void run(false);
   };
   const running = phase.kind === 'running';
+  // Touch screens get instructions they can follow (no keyboard shortcuts, no source view).
+  const [phone] = useState(() => typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches);
 
   return (
     <div className="narrow wide-ish">
@@ -85,33 +88,46 @@ export default function Import() {
         </div>
       )}
       {phase.kind === 'failed' && (
-        <div className="stack">
-          <div className="alert alert-error" role="alert" data-testid="import-error">
-            <p>{phase.message}</p>
-          </div>
-          <form
-            className="stack panel"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void run(true);
-            }}
-          >
-            <h2>Paste the page instead</h2>
-            <p className="muted small">
-              Some sites refuse robots. Open the page in your browser, view its source (Ctrl+U, or ⌘⌥U on a Mac), select all,
-              copy, and paste it here. Larder reads it exactly as if it had fetched the page.
-            </p>
-            <Field label="Page source (HTML)">
-              {(c) => (
-                <textarea {...c} rows={8} value={html} onChange={(e) => setHtml(e.target.value)} spellCheck={false} className="mono" data-testid="import-html" />
-              )}
-            </Field>
-            <button type="submit" disabled={!html.trim()} data-testid="import-html-submit">
-              Import from the pasted page
-            </button>
-          </form>
+        <div className="alert alert-error" role="alert" data-testid="import-error">
+          <p>{phase.message}</p>
+          <p>You can paste the page below instead.</p>
         </div>
       )}
+      {/* Offered from the start: some sites never let a server read them. */}
+      <details className="panel" open={phase.kind === 'failed'} data-testid="import-paste">
+        <summary>Site refuses? Paste the page instead</summary>
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!/^https?:\/\/\S+$/i.test(url.trim())) {
+              setError(new ApiError(400, 'validation_failed', 'Put the page’s address above too, so the recipe links to it.', { url: 'Not a web address.' }));
+              return;
+            }
+            void run(true);
+          }}
+        >
+          {phone ? (
+            <p className="muted small" data-testid="import-paste-help">
+              On a phone: open the recipe page in your browser, select all of its text (long-press, then “Select all”), copy, and
+              paste it here; or use the browser’s Share button and choose Copy. Put the page’s address in the box above as well.
+            </p>
+          ) : (
+            <p className="muted small" data-testid="import-paste-help">
+              Open the page in your browser, view its source (Ctrl+U, or ⌥⌘U on a Mac), select all, copy, and paste it here. Its
+              text (select all on the page, copy) works too. Larder reads it as if it had fetched the page.
+            </p>
+          )}
+          <Field label="Page text or source (HTML)">
+            {(c) => (
+              <textarea {...c} rows={8} value={html} onChange={(e) => setHtml(e.target.value)} spellCheck={false} className="mono" data-testid="import-html" />
+            )}
+          </Field>
+          <button type="submit" disabled={running || !html.trim()} data-testid="import-html-submit">
+            Import from the pasted page
+          </button>
+        </form>
+      </details>
       <ArchiveImport />
     </div>
   );

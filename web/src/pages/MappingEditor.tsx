@@ -5,6 +5,7 @@ import { useAuth } from '../lib/auth';
 import { useAsync, useTitle } from '../lib/hooks';
 import { flattenSteps } from '../lib/recipe';
 import { JobProgress } from '../components/JobProgress';
+import { useUnsavedChanges } from '../components/UnsavedChanges';
 import { ConfirmDialog, ErrorView, FormError, PageSkeleton } from '../components/ui';
 
 const key = (ingredientId: string, stepId: string) => `${ingredientId}|${stepId}`;
@@ -22,11 +23,12 @@ export default function MappingEditor() {
   if (user && data.data.recipe.ownerId !== user.id) {
     return <ErrorView error={new ApiError(404, 'not_found', 'Only the owner can edit this.')} />;
   }
-  return <Editor key={data.data.mappings.length + data.data.recipe.updatedAt} recipe={data.data.recipe} initial={data.data.mappings} reload={data.reload} />;
+  return <Editor key={data.data.mappings.length + data.data.recipe.updatedAt} recipe={data.data.recipe} initial={data.data.mappings} />;
 }
 
-function Editor({ recipe, initial, reload }: { recipe: Recipe; initial: Mapping[]; reload: () => void }) {
+function Editor({ recipe, initial }: { recipe: Recipe; initial: Mapping[] }) {
   const steps = useMemo(() => flattenSteps(recipe), [recipe]);
+  const [narrow] = useState(() => typeof matchMedia === 'function' && matchMedia('(max-width: 640px)').matches);
   const ingredients = useMemo(() => recipe.ingredientSections.flatMap((s) => s.ingredients.map((i) => ({ ...i, section: s.name }))), [recipe]);
   const [checked, setChecked] = useState(() => new Set(initial.map((m) => key(m.ingredientId, m.stepId))));
   const [saved, setSaved] = useState(() => new Set(checked));
@@ -36,6 +38,7 @@ function Editor({ recipe, initial, reload }: { recipe: Recipe; initial: Mapping[
   const [job, setJob] = useState<Job | null | undefined>(undefined);
   const [confirmRegen, setConfirmRegen] = useState(false);
   const dirty = checked.size !== saved.size || [...checked].some((k) => !saved.has(k));
+  const unsaved = useUnsavedChanges(dirty);
 
   const toggle = (k: string) =>
     setChecked((prev) => {
@@ -73,8 +76,13 @@ function Editor({ recipe, initial, reload }: { recipe: Recipe; initial: Mapping[
       const j = await api.regenerateMappings(recipe.id);
       setJob(j);
       await api.waitForJob(j.id, setJob);
+      // Show the new ticks at once: the regenerated mappings replace both what is shown and what
+      // counts as saved (the page's own data may look unchanged, so it would not re-mount).
+      const fresh = new Set((await api.getMappings(recipe.id)).map((m) => key(m.ingredientId, m.stepId)));
+      setChecked(fresh);
+      setSaved(new Set(fresh));
       setJob(undefined);
-      reload();
+      setStatus('Regenerated.');
     } catch (e) {
       setJob(undefined);
       setError(e);
@@ -91,7 +99,7 @@ function Editor({ recipe, initial, reload }: { recipe: Recipe; initial: Mapping[
           </p>
           <h1>Ingredients per step</h1>
         </div>
-        <div className="actions">
+        <div className="actions sticky-actions">
           <button type="button" className="secondary" onClick={() => (dirty ? setConfirmRegen(true) : regenerate())} disabled={busy || job !== undefined} data-testid="mapping-regenerate">
             Regenerate automatically
           </button>
@@ -116,26 +124,36 @@ function Editor({ recipe, initial, reload }: { recipe: Recipe; initial: Mapping[
         <p className="empty">The recipe needs both ingredients and steps first.</p>
       ) : (
         <div className="mapping-grid">
-          {steps.map((s) => (
-            <fieldset key={s.id} className="mapping-step" data-testid="mapping-step">
-              <legend>
-                <span className="step-no">Step {s.number}</span> {s.text.length > 140 ? `${s.text.slice(0, 140)}…` : s.text}
-              </legend>
-              <div className="mapping-options">
-                {ingredients.map((i) => {
-                  const k = key(i.id, s.id);
-                  return (
-                    <label key={k} className="check">
-                      <input type="checkbox" checked={checked.has(k)} onChange={() => toggle(k)} data-testid="mapping-checkbox" />
-                      {i.text}
-                    </label>
-                  );
-                })}
-              </div>
-            </fieldset>
-          ))}
+          {steps.map((s, n) => {
+            const ticked = ingredients.filter((i) => checked.has(key(i.id, s.id))).length;
+            return (
+              // One group per step, folded on small screens except the first: the page stays short
+              // and each step says how many ingredients it has ticked.
+              <details key={s.id} className="mapping-step" data-testid="mapping-step" open={n === 0 || !narrow}>
+                <summary>
+                  <span>
+                    <span className="step-no">Step {s.number}</span> <span className="muted small">({ticked} ticked)</span>{' '}
+                    {s.text.length > 140 ? `${s.text.slice(0, 140)}…` : s.text}
+                  </span>
+                </summary>
+                <fieldset className="mapping-options">
+                  <legend className="visually-hidden">Ingredients of step {s.number}</legend>
+                  {ingredients.map((i) => {
+                    const k = key(i.id, s.id);
+                    return (
+                      <label key={k} className="check">
+                        <input type="checkbox" checked={checked.has(k)} onChange={() => toggle(k)} data-testid="mapping-checkbox" />
+                        {i.text}
+                      </label>
+                    );
+                  })}
+                </fieldset>
+              </details>
+            );
+          })}
         </div>
       )}
+      {unsaved.dialog}
       <ConfirmDialog
         open={confirmRegen}
         title="Replace your changes?"

@@ -4,8 +4,10 @@ import { api, ApiError, type Recipe, type RecipeInput, type Visibility } from '.
 import { useAuth } from '../lib/auth';
 import { useAsync, useTitle } from '../lib/hooks';
 import { ImageField } from '../components/ImageField';
+import { fieldMessage } from '../lib/formErrors';
+import { useUnsavedChanges } from '../components/UnsavedChanges';
 import { fromDrafts, SectionsEditor, toDrafts, type SectionDraft } from '../components/SectionsEditor';
-import { ChipsInput, ErrorView, Field, fieldError, FormError, PageSkeleton, ProgressBar } from '../components/ui';
+import { ChipsInput, ErrorView, Field, FormError, PageSkeleton, ProgressBar } from '../components/ui';
 
 interface Draft {
   title: string;
@@ -108,13 +110,25 @@ function Editor({ recipe }: { recipe?: Recipe }) {
   }, []);
 
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setDraft((d) => ({ ...d, [k]: v }));
-  const fe = (name: string) => fieldError(error, name);
+  // The values the last save was refused with: field messages follow the values (lib/formErrors.ts).
+  const [refused, setRefused] = useState<Draft | null>(null);
+  const [initial] = useState(() => JSON.stringify(toInput(toDraft(recipe))));
+  const dirty = pendingImage != null || JSON.stringify(toInput(draft)) !== initial;
+  const unsaved = useUnsavedChanges(dirty && !busy);
+  const fe = (name: string) =>
+    fieldMessage(name, {
+      local: refused ? localErrors(draft) : {},
+      server: error instanceof ApiError ? error.fields : {},
+      draft,
+      refused,
+    });
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const local = localErrors(draft);
+    setRefused(draft);
     if (Object.keys(local).length > 0) {
-      setError(new ApiError(400, 'validation_failed', 'Check the highlighted fields.', local));
+      setError(new ApiError(400, 'validation_failed', 'Check the highlighted fields.', {}));
       return;
     }
     setBusy(true);
@@ -132,10 +146,12 @@ function Editor({ recipe }: { recipe?: Recipe }) {
           setUploadProgress(null);
           setBusy(false);
           setError(err);
+          unsaved.release();
           navigate(`/recipes/${savedId}/edit`, { replace: true });
           return;
         }
       }
+      unsaved.release();
       navigate(`/recipes/${savedId}`);
     } catch (err) {
       setError(err);
@@ -247,6 +263,7 @@ function Editor({ recipe }: { recipe?: Recipe }) {
           {busy ? 'Saving…' : 'Save'}
         </button>
       </div>
+      {unsaved.dialog}
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { labelWithCount, withSelected } from '../lib/labels';
 import { Link, useSearchParams } from 'react-router';
 import { api, type Page, type Recipe, type TagCount } from '../lib/api';
 import { useAuth } from '../lib/auth';
@@ -85,13 +86,10 @@ export default function RecipeList() {
     api.listCategories(c.signal).then(setCategories, () => setCategories([]));
     return () => c.abort(new DOMException('unmounted', 'AbortError'));
   }, [user?.id]);
-  // Without a categories route, offer the categories of the recipes seen so far.
-  const categoryNames = useMemo(() => {
-    const names = new Set(categories.map((c) => c.name));
-    if (names.size === 0) for (const r of items) for (const c of r.categories) names.add(c);
-    if (category) names.add(category);
-    return [...names].sort((a, b) => a.localeCompare(b));
-  }, [categories, items, category]);
+  // The menus come from the server (everything this viewer may read, with counts), never from
+  // the recipes loaded so far: searching must not shrink them.
+  const categoryMenu = withSelected(categories, category);
+  const tagMenu = withSelected(tags, tag);
 
   return (
     <div>
@@ -126,9 +124,9 @@ export default function RecipeList() {
           {(c) => (
             <select {...c} value={category} onChange={(e) => setParam('category', e.target.value)} data-testid="filter-category">
               <option value="">All</option>
-              {categoryNames.map((n) => (
-                <option key={n} value={n}>
-                  {n}
+              {categoryMenu.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {labelWithCount(t)}
                 </option>
               ))}
             </select>
@@ -138,10 +136,9 @@ export default function RecipeList() {
           {(c) => (
             <select {...c} value={tag} onChange={(e) => setParam('tag', e.target.value)} data-testid="filter-tag">
               <option value="">All</option>
-              {tag && !tags.some((t) => t.name === tag) && <option value={tag}>{tag}</option>}
-              {tags.map((t) => (
+              {tagMenu.map((t) => (
                 <option key={t.name} value={t.name}>
-                  {t.name} ({t.count})
+                  {labelWithCount(t)}
                 </option>
               ))}
             </select>

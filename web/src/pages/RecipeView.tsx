@@ -3,7 +3,9 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, errorMessage, type Recipe, type Share, type Visibility } from '../lib/api';
 import { recipeToInput, useServings } from '../lib/recipe';
 import { useAuth } from '../lib/auth';
-import { formatMinutes } from '../lib/format';
+import { formatMinutes, sentence } from '../lib/format';
+import type { RecipeRead } from '../lib/catalog';
+import { AddToCookbook, KeepOffline } from '../components/RecipeActions';
 import { useAsync, useTitle } from '../lib/hooks';
 import { scaleIngredient } from '../lib/scaling';
 import { AddToList, AddToPlan } from '../components/AddToPlan';
@@ -15,7 +17,10 @@ export default function RecipeView() {
   const { id = '' } = useParams();
   const { user } = useAuth();
   const navigate = useNavigate();
-  const { data: recipe, error, loading, reload, setData } = useAsync((s) => api.getRecipe(id, s), [id, user?.id]);
+  const { data: recipe, error, loading, reload, setData } = useAsync(
+    (s) => api.getRecipe(id, s) as Promise<RecipeRead>,
+    [id, user?.id],
+  );
   useTitle(recipe?.title);
   const [servings, setServings] = useServings(recipe);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -40,6 +45,11 @@ export default function RecipeView() {
       <header className="recipe-head">
         <div className="recipe-head-text">
           <h1 data-testid="recipe-title">{recipe.title}</h1>
+          {recipe.ownerName != null && (
+            <p className="muted small" data-testid="recipe-owner">
+              {recipe.visibility === 'SHARED' ? 'Shared with you by' : 'From'} {recipe.ownerName || 'another cook'}
+            </p>
+          )}
           {recipe.description && <p className="lead">{recipe.description}</p>}
           <dl className="times">
             {times.map(([label, m]) =>
@@ -87,9 +97,6 @@ export default function RecipeView() {
             <Link className="button" to={`/recipes/${recipe.id}/cook${q}`} data-testid="cook-mode-link">
               Start cooking
             </Link>
-            <button type="button" className="secondary" onClick={() => window.print()} data-testid="print-recipe">
-              Print
-            </button>
             {owner && (
               <>
                 <Link className="button secondary" to={`/recipes/${recipe.id}/edit`} data-testid="edit-recipe">
@@ -105,6 +112,7 @@ export default function RecipeView() {
             <button type="button" className="secondary no-print" onClick={() => window.print()} data-testid="print-recipe">
               Print
             </button>
+            <KeepOffline recipe={recipe} />
             {canDelete && (
               <button type="button" className="secondary danger-text" onClick={() => setConfirmDelete(true)} data-testid="delete-recipe">
                 Delete
@@ -112,14 +120,17 @@ export default function RecipeView() {
             )}
           </div>
         </div>
-        <RecipeImage
-          src={recipe.imageUrl}
-          variants={recipe.imageVariants}
-          alt={recipe.title}
-          eager
-          className="recipe-hero"
-          sizes="(max-width: 900px) 100vw, 450px"
-        />
+        {/* Without an image, no placeholder: the ingredients come up instead. */}
+        {recipe.imageUrl && (
+          <RecipeImage
+            src={recipe.imageUrl}
+            variants={recipe.imageVariants}
+            alt={recipe.title}
+            eager
+            className="recipe-hero"
+            sizes="(max-width: 900px) 100vw, 450px"
+          />
+        )}
       </header>
 
       <div className="recipe-body">
@@ -127,10 +138,6 @@ export default function RecipeView() {
           <div className="section-head">
             <h2 id="ingredients-h">Ingredients</h2>
             <ServingsControl base={recipe.servings} value={servings} onChange={setServings} />
-            {/* Printed instead of the control: what the amounts below are for. */}
-            <p className="print-only" data-testid="print-servings">
-              {recipe.servings ? `For ${servings} servings` : factor !== 1 ? `Scaled ×${factor}` : ''}
-            </p>
           </div>
           {recipe.ingredientSections.map((s, si) => (
             <div key={si} className="ing-section">
@@ -163,6 +170,7 @@ export default function RecipeView() {
         </section>
       </div>
 
+      {user && <AddToCookbook recipe={recipe} />}
       {owner && <SharingPanel recipe={recipe} onChange={setData} />}
 
       <FormError error={deleteError} />
@@ -222,7 +230,7 @@ function SharingPanel({ recipe, onChange }: { recipe: Recipe; onChange: (r: Reci
       if (saved && typeof saved === 'object' && 'id' in saved) onChange(saved);
     } catch (e) {
       onChange(prev);
-      setVisError(errorMessage(e));
+      setVisError(sentence(errorMessage(e)));
     }
   };
 

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, errorMessage } from '../lib/api';
+import { sentence } from '../lib/format';
 import { useTitle } from '../lib/hooks';
 import { Field, FormError } from '../components/ui';
 
@@ -26,7 +27,7 @@ export default function VerifyEmail() {
       (e) => {
         if (!live) return;
         setState('failed');
-        setMessage(errorMessage(e));
+        setMessage(sentence(errorMessage(e)));
       },
     );
     return () => {
