@@ -17,15 +17,15 @@
 package backup
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"io"
 	"regexp"
 	"sort"
-	"strings"
 	"time"
+
+	"larder/filestore"
 )
 
 // nameFormat is the only shape of a backup file name. Names are checked
@@ -55,7 +55,7 @@ func timeOf(name string) time.Time {
 	return t.UTC()
 }
 
-// Info describes a backup in the backup directory.
+// Info describes a stored backup.
 type Info struct {
 	Name      string    `json:"name"`
 	Size      int64     `json:"size"`
@@ -89,150 +89,83 @@ func refuse(format string, args ...any) error {
 	return &Refusal{Code: "backup_invalid", Message: fmt.Sprintf(format, args...)}
 }
 
-// Path returns the path of backup name in dir, after checking the name.
-func Path(dir, name string) (string, error) {
-	if !ValidName(name) {
-		return "", ErrInvalidName
-	}
-	return filepath.Join(dir, name), nil
-}
+// Backups are kept in a filestore.Store of their own (BACKUP_PATH, or the
+// "backups/" prefix of the bucket), under their names as keys.
 
-// Stat returns the Info of backup name in dir.
-func Stat(dir, name string) (Info, error) {
-	p, err := Path(dir, name)
-	if err != nil {
-		return Info{}, err
+// Stat returns the Info of backup name.
+func Stat(ctx context.Context, store filestore.Store, name string) (Info, error) {
+	if !ValidName(name) {
+		return Info{}, ErrInvalidName
 	}
-	fi, err := os.Lstat(p)
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && !fi.Mode().IsRegular()) {
+	fi, err := store.Stat(ctx, name)
+	if errors.Is(err, filestore.ErrNotFound) {
 		return Info{}, ErrNotFound
 	}
 	if err != nil {
 		return Info{}, fmt.Errorf("stat backup: %w", err)
 	}
-	return Info{Name: name, Size: fi.Size(), CreatedAt: timeOf(name)}, nil
+	return Info{Name: name, Size: fi.Size, CreatedAt: timeOf(name)}, nil
 }
 
-// Open opens backup name in dir for reading.
-func Open(dir, name string) (*os.File, Info, error) {
-	info, err := Stat(dir, name)
+// Open opens backup name for reading; it streams from the store.
+func Open(ctx context.Context, store filestore.Store, name string) (io.ReadCloser, Info, error) {
+	info, err := Stat(ctx, store, name)
 	if err != nil {
 		return nil, Info{}, err
 	}
-	f, err := os.Open(filepath.Join(dir, name))
-	if errors.Is(err, fs.ErrNotExist) {
+	rc, err := store.Open(ctx, name)
+	if errors.Is(err, filestore.ErrNotFound) {
 		return nil, Info{}, ErrNotFound
 	}
 	if err != nil {
 		return nil, Info{}, fmt.Errorf("open backup: %w", err)
 	}
-	return f, info, nil
+	return rc, info, nil
 }
 
-// List returns the backups in dir, newest first. Files being written (temp
-// names) and anything else that is not a backup name are not listed. A
-// missing directory is an empty list.
-func List(dir string) ([]Info, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return []Info{}, nil
-	}
+// List returns the backups, newest first. Anything else in the store (a
+// file that is not a backup name) is not listed.
+func List(ctx context.Context, store filestore.Store) ([]Info, error) {
+	out := []Info{}
+	err := store.Walk(ctx, func(key string, size int64) error {
+		if ValidName(key) {
+			out = append(out, Info{Name: key, Size: size, CreatedAt: timeOf(key)})
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("list backups: %w", err)
-	}
-	out := []Info{}
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !ValidName(e.Name()) {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue // removed meanwhile
-		}
-		out = append(out, Info{Name: e.Name(), Size: fi.Size(), CreatedAt: timeOf(e.Name())})
 	}
 	// Names sort by time; newest first.
 	sort.Slice(out, func(i, j int) bool { return out[i].Name > out[j].Name })
 	return out, nil
 }
 
-// Delete removes backup name from dir.
-func Delete(dir, name string) error {
-	if _, err := Stat(dir, name); err != nil {
+// Delete removes backup name.
+func Delete(ctx context.Context, store filestore.Store, name string) error {
+	if _, err := Stat(ctx, store, name); err != nil {
 		return err
 	}
-	err := os.Remove(filepath.Join(dir, name))
-	if errors.Is(err, fs.ErrNotExist) {
-		return ErrNotFound
-	}
-	if err != nil {
+	if err := store.Delete(ctx, name); err != nil {
 		return fmt.Errorf("delete backup: %w", err)
-	}
-	return syncDir(dir)
-}
-
-// Temp files in the backup directory start with this prefix; List never
-// shows them, and ones left by a crash are removed after a day.
-const tempPrefix = ".tmp-"
-
-// removeStaleTemps deletes temp files older than a day: what a crashed
-// create or upload left behind. Younger ones may belong to a running job.
-func removeStaleTemps(dir string, now time.Time) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), tempPrefix) || !e.Type().IsRegular() {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > 24*time.Hour {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
-}
-
-// syncDir makes a rename, link or removal in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync directory: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync directory: %w", err)
 	}
 	return nil
 }
 
-// publish gives the complete, synced temp file tmp its final name in dir
-// without ever replacing an existing backup: a hard link fails if the name
-// is taken. When base is taken (two backups in one second), the next
-// seconds are tried. It returns the name used.
-func publish(dir, tmp string, base time.Time, tries int) (string, error) {
-	for i := 0; i < tries; i++ {
+// freeName returns the first of NameFor(base), NameFor(base+1s), … (tries
+// of them) that no backup has, so that a new backup never replaces one.
+// Two backups finishing in the same second on two workers could still
+// pick the same name; backups run on one queue, one at a time by default.
+func freeName(ctx context.Context, store filestore.Store, base time.Time, tries int) (string, error) {
+	for i := range tries {
 		name := NameFor(base.Add(time.Duration(i) * time.Second))
-		final := filepath.Join(dir, name)
-		err := os.Link(tmp, final)
-		if errors.Is(err, fs.ErrExist) {
-			continue
+		_, err := store.Stat(ctx, name)
+		if errors.Is(err, filestore.ErrNotFound) {
+			return name, nil
 		}
 		if err != nil {
-			// A file system without hard links: fall back to rename after
-			// checking the name is free (racy only against another writer
-			// in the same second).
-			if _, serr := os.Lstat(final); serr == nil {
-				continue
-			}
-			if rerr := os.Rename(tmp, final); rerr != nil {
-				return "", fmt.Errorf("publish backup: %w", rerr)
-			}
-			return name, syncDir(dir)
+			return "", fmt.Errorf("stat backup: %w", err)
 		}
-		if err := os.Remove(tmp); err != nil {
-			return "", fmt.Errorf("publish backup: %w", err)
-		}
-		return name, syncDir(dir)
 	}
 	return "", ErrExists
 }

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"sync"
 	"time"
 
@@ -27,10 +26,10 @@ import (
 
 // CreateOptions configure Create.
 type CreateOptions struct {
-	// BackupDir is where the archive is written (BACKUP_PATH).
-	BackupDir string
-	// UploadDir holds the uploaded files (UPLOAD_PATH).
-	UploadDir string
+	// Backups is where the archive is stored (BACKUP_PATH or the bucket).
+	Backups filestore.Store
+	// Files holds the uploaded files: the current generation of them.
+	Files filestore.Store
 	// Scheduled marks the backup as made by the schedule, so Prune may remove it.
 	Scheduled bool
 	// Progress, if not nil, gets the fraction done (0..1) a few times a second.
@@ -45,130 +44,163 @@ const copyBufferSize = 1 << 20
 
 var copyBuffers = sync.Pool{New: func() any { b := make([]byte, copyBufferSize); return &b }}
 
-// Create writes a new backup into o.BackupDir and returns it.
+// Create writes a new backup into o.Backups and returns it, in four steps:
 //
-// The tables are read in one REPEATABLE READ, READ ONLY transaction, so the
-// dump is one consistent snapshot; each is streamed with COPY straight into
-// its deflated ZIP entry. The uploaded files are listed once the snapshot
-// is taken (so every file a dumped row names is there, unless deleted
-// since) and stored uncompressed. The archive is written under a temporary
-// name, synced, and only then given its final name: a crash never leaves a
-// partial backup in the list.
+//  1. snapshot: the tables are read in one REPEATABLE READ, READ ONLY
+//     transaction, so the dump is one consistent snapshot (takeSnapshot);
+//  2. the uploaded files are listed once the snapshot is taken, so every
+//     file a dumped row names is there, unless deleted since;
+//  3. a free name is chosen (never replacing a backup);
+//  4. the archive streams into the store as it is written (writeZip):
+//     each table with COPY straight into its deflated ZIP entry, then the
+//     files, stored (images are compressed already), then the manifest.
+//     The store makes the object visible only once complete (a rename on
+//     disk, a completed multipart upload in S3): a failure never leaves a
+//     partial backup in the list. Memory stays at a few buffers whatever
+//     the size.
 func Create(ctx context.Context, pool *pgxpool.Pool, o CreateOptions) (Info, error) {
 	now := time.Now
 	if o.Now != nil {
 		now = o.Now
 	}
-	if err := os.MkdirAll(o.BackupDir, 0o750); err != nil {
-		return Info{}, fmt.Errorf("create backup directory: %w", err)
-	}
-	removeStaleTemps(o.BackupDir, now())
-
-	// The tables are listed first and locked before the snapshot is taken
-	// (see repo.LockBackupTables), then listed again under the snapshot to
-	// be sure none came or went in between.
-	listed, err := repo.ListBackupTables(ctx, pool, "")
+	snap, err := takeSnapshot(ctx, pool)
 	if err != nil {
 		return Info{}, err
 	}
-	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return Info{}, fmt.Errorf("begin backup snapshot: %w", err)
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read only; nothing to undo
-	if err := repo.LockBackupTables(ctx, tx, listed); err != nil {
-		return Info{}, err
-	}
-	// The first statement that reads takes the snapshot.
-	if err := repo.SetCopySettings(ctx, tx); err != nil {
-		return Info{}, err
-	}
+	defer snap.tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read only; nothing to undo
 	created := now().UTC().Truncate(time.Second)
-	schemaVersion, err := migrations.Version(ctx, tx)
+
+	files, err := listUploads(ctx, o.Files)
 	if err != nil {
 		return Info{}, err
 	}
-	tables, err := repo.ListBackupTables(ctx, tx, "")
-	if err != nil {
-		return Info{}, err
-	}
-	if !sameTables(listed, tables) {
-		return Info{}, errors.New("backup: the schema changed while the backup started (a migration ran?); try again")
-	}
-	store := filestore.Local{Root: o.UploadDir}
-	files, err := listUploads(ctx, store)
+	name, err := freeName(ctx, o.Backups, created, 60)
 	if err != nil {
 		return Info{}, err
 	}
 
 	var total int64
-	for _, t := range tables {
+	for _, t := range snap.tables {
 		total += t.Bytes
 	}
 	for _, f := range files {
 		total += f.size
 	}
 	prog := newProgress(o.Progress, 0, 1, total)
-
-	tmp, err := os.CreateTemp(o.BackupDir, tempPrefix+"backup-*.zip")
-	if err != nil {
-		return Info{}, fmt.Errorf("create backup file: %w", err)
+	m := Manifest{
+		Format: manifestFormat, Application: application, ReleaseVersion: larder.Version(),
+		SchemaVersion: snap.schemaVersion, CreatedAt: created, Scheduled: o.Scheduled, CopyFormat: copyText,
+		Tables: []Table{}, Entries: []Entry{},
 	}
-	published := false
-	defer func() {
-		if !published {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
+
+	pr, pw := io.Pipe()
+	stored := make(chan error, 1)
+	go func() {
+		err := o.Backups.Put(ctx, name, pr)
+		pr.CloseWithError(err) // unblocks the writer if the store gave up
+		stored <- err
 	}()
-	out := bufio.NewWriterSize(tmp, copyBufferSize)
+	werr := writeZip(ctx, pw, snap, o.Files, files, &m, prog)
+	pw.CloseWithError(werr) // a failed write makes the Put fail: nothing is stored
+	if serr := <-stored; werr == nil && serr != nil {
+		werr = fmt.Errorf("store backup: %w", serr)
+	}
+	if werr != nil {
+		return Info{}, werr
+	}
+	prog.done()
+	return Stat(ctx, o.Backups, name)
+}
+
+// snapshot is the open read-only transaction a backup dumps.
+type dbSnapshot struct {
+	tx            pgx.Tx
+	tables        []repo.BackupTable
+	schemaVersion int
+}
+
+// takeSnapshot lists the tables, locks them (see repo.LockBackupTables)
+// and takes the snapshot, then lists them again under it to be sure none
+// came or went in between. The caller rolls snap.tx back.
+func takeSnapshot(ctx context.Context, pool *pgxpool.Pool) (*dbSnapshot, error) {
+	listed, err := repo.ListBackupTables(ctx, pool, "")
+	if err != nil {
+		return nil, err
+	}
+	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, fmt.Errorf("begin backup snapshot: %w", err)
+	}
+	fail := func(err error) (*dbSnapshot, error) {
+		tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck
+		return nil, err
+	}
+	if err := repo.LockBackupTables(ctx, tx, listed); err != nil {
+		return fail(err)
+	}
+	// The first statement that reads takes the snapshot.
+	if err := repo.SetCopySettings(ctx, tx); err != nil {
+		return fail(err)
+	}
+	version, err := migrations.Version(ctx, tx)
+	if err != nil {
+		return fail(err)
+	}
+	tables, err := repo.ListBackupTables(ctx, tx, "")
+	if err != nil {
+		return fail(err)
+	}
+	if !sameTables(listed, tables) {
+		return fail(errors.New("backup: the schema changed while the backup started (a migration ran?); try again"))
+	}
+	return &dbSnapshot{tx: tx, tables: tables, schemaVersion: version}, nil
+}
+
+// writeZip writes the whole ZIP to w: the table dumps (ending the
+// snapshot after them), the files, the manifest m.
+func writeZip(ctx context.Context, w io.Writer, snap *dbSnapshot, store filestore.Store, files []upload, m *Manifest, prog *progress) error {
+	out := bufio.NewWriterSize(w, copyBufferSize)
 	zw := zip.NewWriter(out)
 	// Dumps are text: the fastest deflate level still shrinks them several
 	// times, at a speed close to that of the disk.
 	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
 		return kflate.NewWriter(w, kflate.BestSpeed)
 	})
-
-	m := Manifest{
-		Format: manifestFormat, Application: application, ReleaseVersion: larder.Version(),
-		SchemaVersion: schemaVersion, CreatedAt: created, Scheduled: o.Scheduled, CopyFormat: copyText,
-		Tables: []Table{}, Entries: []Entry{},
-	}
-	for _, t := range tables {
+	for _, t := range snap.tables {
 		name := tablePrefix + t.Name + tableSuffix
-		ew, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: created})
+		ew, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: m.CreatedAt})
 		if err != nil {
-			return Info{}, fmt.Errorf("write %s: %w", name, err)
+			return fmt.Errorf("write %s: %w", name, err)
 		}
 		dw := newDigestWriter(ew)
 		// COPY hands over one row per write; batching them spares the
 		// compressor and the hash thousands of tiny calls.
 		bw := bufio.NewWriterSize(dw, 256<<10)
-		rows, err := repo.CopyTableOut(ctx, tx, "", t, bw)
+		rows, err := repo.CopyTableOut(ctx, snap.tx, "", t, bw)
 		if err != nil {
-			return Info{}, err
+			return err
 		}
 		if err := bw.Flush(); err != nil {
-			return Info{}, fmt.Errorf("write %s: %w", name, err)
+			return fmt.Errorf("write %s: %w", name, err)
 		}
 		m.Tables = append(m.Tables, Table{Name: t.Name, Entry: name, Columns: t.Columns, Rows: rows})
 		m.Entries = append(m.Entries, dw.entry(name))
 		prog.add(t.Bytes)
 	}
 	// The snapshot is no longer needed: end it before the long file copy.
-	if err := tx.Commit(ctx); err != nil {
-		return Info{}, fmt.Errorf("end backup snapshot: %w", err)
+	if err := snap.tx.Commit(ctx); err != nil {
+		return fmt.Errorf("end backup snapshot: %w", err)
 	}
 
 	bufp := copyBuffers.Get().(*[]byte)
 	defer copyBuffers.Put(bufp)
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
-			return Info{}, err
+			return err
 		}
-		entry, ok, err := addUpload(ctx, zw, store, f, created, *bufp)
+		entry, ok, err := addUpload(ctx, zw, store, f, m.CreatedAt, *bufp)
 		if err != nil {
-			return Info{}, err
+			return err
 		}
 		if ok {
 			m.Entries = append(m.Entries, entry)
@@ -179,38 +211,22 @@ func Create(ctx context.Context, pool *pgxpool.Pool, o CreateOptions) (Info, err
 
 	raw, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
-		return Info{}, fmt.Errorf("encode manifest: %w", err)
+		return fmt.Errorf("encode manifest: %w", err)
 	}
-	mw, err := zw.CreateHeader(&zip.FileHeader{Name: ManifestName, Method: zip.Deflate, Modified: created})
+	mw, err := zw.CreateHeader(&zip.FileHeader{Name: ManifestName, Method: zip.Deflate, Modified: m.CreatedAt})
 	if err != nil {
-		return Info{}, fmt.Errorf("write manifest: %w", err)
+		return fmt.Errorf("write manifest: %w", err)
 	}
 	if _, err := mw.Write(raw); err != nil {
-		return Info{}, fmt.Errorf("write manifest: %w", err)
+		return fmt.Errorf("write manifest: %w", err)
 	}
 	if err := zw.Close(); err != nil {
-		return Info{}, fmt.Errorf("finish backup archive: %w", err)
+		return fmt.Errorf("finish backup archive: %w", err)
 	}
 	if err := out.Flush(); err != nil {
-		return Info{}, fmt.Errorf("write backup: %w", err)
+		return fmt.Errorf("write backup: %w", err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return Info{}, fmt.Errorf("sync backup: %w", err)
-	}
-	fi, err := tmp.Stat()
-	if err != nil {
-		return Info{}, fmt.Errorf("stat backup: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return Info{}, fmt.Errorf("close backup: %w", err)
-	}
-	name, err := publish(o.BackupDir, tmp.Name(), created, 60)
-	if err != nil {
-		return Info{}, err
-	}
-	published = true
-	prog.done()
-	return Info{Name: name, Size: fi.Size(), CreatedAt: timeOf(name)}, nil
+	return nil
 }
 
 func sameTables(a, b []repo.BackupTable) bool {
@@ -234,7 +250,7 @@ type upload struct {
 // listUploads returns the files of the upload directory, through the file
 // store's own walk: regular files under valid keys only, so the store's
 // temp files, links and anything it could not have written are skipped.
-func listUploads(ctx context.Context, store filestore.Local) ([]upload, error) {
+func listUploads(ctx context.Context, store filestore.Store) ([]upload, error) {
 	var out []upload
 	err := store.Walk(ctx, func(key string, size int64) error {
 		out = append(out, upload{key: key, size: size})
@@ -248,7 +264,7 @@ func listUploads(ctx context.Context, store filestore.Local) ([]upload, error) {
 
 // addUpload stores one uploaded file in the archive. ok is false when the
 // file went away since it was listed (its recipe was deleted meanwhile).
-func addUpload(ctx context.Context, zw *zip.Writer, store filestore.Local, u upload, modified time.Time, buf []byte) (Entry, bool, error) {
+func addUpload(ctx context.Context, zw *zip.Writer, store filestore.Store, u upload, modified time.Time, buf []byte) (Entry, bool, error) {
 	f, err := store.Open(ctx, u.key)
 	if errors.Is(err, filestore.ErrNotFound) {
 		return Entry{}, false, nil

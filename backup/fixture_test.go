@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"larder/filestore"
 	"larder/repo"
 )
 
@@ -213,12 +215,11 @@ func diffSnapshots(t *testing.T, want, got map[string][]string) {
 func writeUploads(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	files := map[string][]byte{
-		"recipes/ab/cake.jpg":       randomBytes(t, 300<<10),
-		"recipes/ab/cake_thumb.jpg": randomBytes(t, 20<<10),
-		"recipes/cd/brulee.webp":    randomBytes(t, 70<<10),
-		"cookbooks/ef/baking.png":   randomBytes(t, 5<<10),
-		"deep/a/b/c/nested.gif":     randomBytes(t, 1234),
-		"empty.bin":                 {},
+		"recipes/ab/cake.jpg":       imageBytes(t, ".jpg", 300<<10),
+		"recipes/ab/cake_thumb.jpg": imageBytes(t, ".jpg", 20<<10),
+		"recipes/cd/brulee.webp":    imageBytes(t, ".webp", 70<<10),
+		"cookbooks/ef/baking.png":   imageBytes(t, ".png", 5<<10),
+		"deep/a/b/c/nested.gif":     imageBytes(t, ".gif", 1234),
 	}
 	for name, data := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -246,6 +247,21 @@ func writeStrays(t *testing.T, dir string) {
 	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "recipes", "link.jpg")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// imageHeads are the leading bytes of each stored image kind: restore
+// checks files by them.
+var imageHeads = map[string][]byte{
+	".jpg":  {0xff, 0xd8, 0xff, 0xe0},
+	".png":  []byte("\x89PNG\r\n\x1a\n"),
+	".gif":  []byte("GIF89a"),
+	".webp": []byte("RIFF\x00\x00\x00\x00WEBPVP8 "),
+}
+
+// imageBytes is n bytes that start as an image of the extension's kind.
+func imageBytes(t *testing.T, ext string, n int) []byte {
+	t.Helper()
+	return append(append([]byte(nil), imageHeads[ext]...), randomBytes(t, n)...)
 }
 
 func randomBytes(t *testing.T, n int) []byte {
@@ -314,9 +330,43 @@ func newDirs(t *testing.T) dirs {
 	return dirs{uploads: filepath.Join(root, "data", "uploads"), backups: filepath.Join(root, "data", "backups")}
 }
 
+func (d dirs) backupStore() filestore.Store { return filestore.Local{Root: d.backups} }
+
+// files is the current generation of the uploaded files, as the service
+// sees them.
+func (d dirs) files(db *pgxpool.Pool) filestore.Generations {
+	return filestore.Generations{Base: filestore.Local{Root: d.uploads},
+		Current: func(ctx context.Context) (string, error) { return repo.FileGeneration(ctx, db) }}
+}
+
+// tree is every file the service sees, with the SHA-256 of its content.
+func (d dirs) tree(t *testing.T, db *pgxpool.Pool) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	store := d.files(db)
+	out := map[string]string{}
+	err := store.Walk(ctx, func(key string, _ int64) error {
+		rc, err := store.Open(ctx, key)
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, rc); err != nil {
+			return err
+		}
+		out[key] = hex.EncodeToString(h.Sum(nil))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func (d dirs) create(t *testing.T, db *pgxpool.Pool) Info {
 	t.Helper()
-	info, err := Create(context.Background(), db, CreateOptions{BackupDir: d.backups, UploadDir: d.uploads})
+	info, err := Create(context.Background(), db, CreateOptions{Backups: d.backupStore(), Files: d.files(db)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,24 +375,30 @@ func (d dirs) create(t *testing.T, db *pgxpool.Pool) Info {
 
 // restoreOpts defers the indexes and keys of every table with a row, so
 // the small fixture takes the path large installations take.
-func (d dirs) restoreOpts() RestoreOptions {
-	return RestoreOptions{BackupDir: d.backups, UploadDir: d.uploads, deferRows: 1}
+func (d dirs) restoreOpts(db *pgxpool.Pool) RestoreOptions {
+	return RestoreOptions{Backups: d.backupStore(), Files: d.files(db), deferRows: 1}
 }
 
-// leftovers lists what a restore may leave next to the upload directory
-// (staging and old directories); there must be none once it returns.
-func (d dirs) leftovers(t *testing.T) []string {
+// leftovers lists the files a restore may leave in the store besides the
+// current generation (a failed restore's new generation, a successful
+// one's replaced files); there must be none once it returns.
+func (d dirs) leftovers(t *testing.T, db *pgxpool.Pool) []string {
 	t.Helper()
 	cleanups.Wait()
-	var out []string
-	entries, err := os.ReadDir(filepath.Dir(d.uploads))
+	current, err := repo.FileGeneration(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".uploads.") {
-			out = append(out, e.Name())
+	var out []string
+	err = filestore.Local{Root: d.uploads}.Walk(context.Background(), func(key string, _ int64) error {
+		first, _, _ := strings.Cut(key, "/")
+		if current == "" && filestore.IsGeneration(first) || current != "" && first != current {
+			out = append(out, key)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

@@ -2,70 +2,66 @@ package backup
 
 import (
 	"archive/zip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	"larder/filestore"
 )
 
-// TempPath returns a fresh path in dir (created if missing) for an
-// incoming archive. The name starts with the temp prefix, so List never
-// shows it; pass it to Adopt once the archive is written there.
+// TempPath returns a fresh path in dir (a local scratch directory,
+// created if missing) for an incoming archive: ZIP needs random access, so
+// an upload is spooled to local disk and verified there before it goes to
+// the store. Pass it to Adopt once the archive is written there.
 func TempPath(dir string) (string, error) {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return "", fmt.Errorf("create backup directory: %w", err)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create scratch directory: %w", err)
 	}
-	return filepath.Join(dir, tempPrefix+"upload-"+randomHex()+".zip"), nil
+	return filepath.Join(dir, "upload-"+randomHex()+".zip"), nil
 }
 
-// Adopt verifies the archive written at tmp (a TempPath of dir) completely
-// and, if it passes, publishes it under the name its manifest's creation
-// time gives, so it appears in the list. The name a client sent is never
-// used. tmp is removed in every case. A *Refusal says what is wrong with
-// the archive; ErrExists means a backup of that name is already there.
-func Adopt(dir, tmp string, limits Limits) (Info, error) {
-	defer os.Remove(tmp) // gone already once published
-	if filepath.Dir(tmp) != filepath.Clean(dir) {
-		return Info{}, fmt.Errorf("adopt backup: %s is not in the backup directory", tmp)
-	}
-	f, err := os.OpenFile(tmp, os.O_RDWR, 0)
-	if err != nil {
-		return Info{}, fmt.Errorf("adopt backup: %w", err)
-	}
-	if err := f.Chmod(0o600); err != nil { // it holds password hashes
-		f.Close()
-		return Info{}, fmt.Errorf("adopt backup: %w", err)
-	}
-	err = f.Sync()
-	f.Close()
-	if err != nil {
-		return Info{}, fmt.Errorf("adopt backup: %w", err)
-	}
+// Adopt verifies the archive at tmp completely and, if it passes, stores
+// it under the name its manifest's creation time gives, so it appears in
+// the list. The name a client sent is never used. tmp is removed in every
+// case. A *Refusal says what is wrong with the archive; ErrExists means a
+// backup of that name is already there.
+func Adopt(ctx context.Context, store filestore.Store, tmp string, limits Limits) (Info, error) {
+	defer os.Remove(tmp)
 	m, err := Verify(tmp, limits)
 	if err != nil {
 		return Info{}, err
 	}
-	name, err := publish(dir, tmp, m.CreatedAt.UTC().Truncate(time.Second), 1)
+	name, err := freeName(ctx, store, m.CreatedAt.UTC().Truncate(time.Second), 1)
 	if err != nil {
 		return Info{}, err
 	}
-	return Stat(dir, name)
+	f, err := os.Open(tmp)
+	if err != nil {
+		return Info{}, fmt.Errorf("adopt backup: %w", err)
+	}
+	defer f.Close()
+	if err := store.Put(ctx, name, f); err != nil {
+		return Info{}, fmt.Errorf("store backup: %w", err)
+	}
+	return Stat(ctx, store, name)
 }
 
-// Prune removes the scheduled backups in dir beyond the newest keep and
-// returns the names removed. Backups made by hand or uploaded are never
-// removed; a backup whose manifest cannot be read is left alone.
-func Prune(dir string, keep int) ([]string, error) {
-	list, err := List(dir)
+// Prune removes the scheduled backups beyond the newest keep and returns
+// the names removed. Backups made by hand or uploaded are never removed; a
+// backup whose manifest cannot be read is left alone.
+func Prune(ctx context.Context, store filestore.Store, keep int) ([]string, error) {
+	list, err := List(ctx, store)
 	if err != nil {
 		return nil, err
 	}
 	var removed []string
 	kept := 0
 	for _, b := range list { // newest first
-		m, err := readManifest(filepath.Join(dir, b.Name))
+		m, err := readManifest(ctx, store, b)
 		if err != nil || !m.Scheduled {
 			continue
 		}
@@ -73,7 +69,7 @@ func Prune(dir string, keep int) ([]string, error) {
 			kept++
 			continue
 		}
-		if err := Delete(dir, b.Name); err != nil {
+		if err := Delete(ctx, store, b.Name); err != nil {
 			return removed, err
 		}
 		removed = append(removed, b.Name)
@@ -83,20 +79,22 @@ func Prune(dir string, keep int) ([]string, error) {
 
 // readManifest reads only the manifest of an archive, within the default
 // limits. It trusts nothing else in the archive; use Verify for that.
-func readManifest(p string) (*Manifest, error) {
-	f, err := os.Open(p)
+// Both stores' readers read at offsets (S3 with ranged requests), so only
+// the directory and the manifest are fetched.
+func readManifest(ctx context.Context, store filestore.Store, b Info) (*Manifest, error) {
+	rc, err := store.Open(ctx, b.Name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+	defer rc.Close()
+	f, ok := rc.(io.ReaderAt)
+	if !ok {
+		return nil, fmt.Errorf("the store's reader of %s does not read at offsets", b.Name)
+	}
+	if err := checkDirectory(f, b.Size, DefaultLimits); err != nil {
 		return nil, err
 	}
-	if err := checkDirectory(f, fi.Size(), DefaultLimits); err != nil {
-		return nil, err
-	}
-	zr, err := zip.NewReader(f, fi.Size())
+	zr, err := zip.NewReader(f, b.Size)
 	if err != nil {
 		return nil, err
 	}

@@ -1,38 +1,45 @@
 package backup
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
+	"larder/filestore"
+	"larder/imageproc"
 	"larder/migrations"
 	"larder/repo"
 )
 
 // RestoreOptions configure Restore.
 type RestoreOptions struct {
-	// BackupDir is where the backup is (BACKUP_PATH).
-	BackupDir string
-	// UploadDir is the upload directory to replace (UPLOAD_PATH). Its parent
-	// must be writable: the new files are staged next to it and swapped in
-	// with a rename.
-	UploadDir string
-	Limits    Limits
+	// Backups is where the backup is.
+	Backups filestore.Store
+	// Files are the uploaded files to replace: their store and the
+	// database's generation of them (see filestore.Generations).
+	Files filestore.Generations
+	// TempDir is a local scratch directory: the archive is fetched there
+	// (streamed) when the store is not local disk, since ZIP needs random
+	// access and the archive is read more than once.
+	TempDir string
+	Limits  Limits
 	// Progress, if not nil, gets the fraction done (0..1). It is called
 	// from its own goroutine, so a slow or blocked call never holds up the
 	// restore transaction.
@@ -45,6 +52,10 @@ type RestoreOptions struct {
 	// then into the application tables); an error aborts the restore.
 	// Tests inject failures with it.
 	AfterTable func(table string) error
+	// AfterFiles, if not nil, runs once every file is stored under the new
+	// generation, before the commit; an error aborts the restore. Tests
+	// inject failures with it.
+	AfterFiles func() error
 	Logger     *slog.Logger
 
 	// deferRows overrides deferRows; tests set it low so that the small
@@ -67,25 +78,27 @@ type RestoreResult struct {
 // Restore replaces the database's application data and the uploaded files
 // with those of backup name, all or nothing:
 //
-//  1. It takes the restore lock (see repo.TryLockRestore) for its whole
-//     run; the API answers writes with 503 while it is held.
-//  2. The archive is verified completely (Verify's rules): its directory,
-//     manifest, entry names, modes and bounds first, then the size and
-//     SHA-256 of every table dump, streamed, before the database is
-//     touched; then the files' while they are extracted into a staging
-//     directory next to o.UploadDir.
-//  3. One transaction, running while the files are extracted, empties the
-//     application tables and loads the dumps in dependency order with COPY
-//     (no superuser rights needed); a backup of an older schema is loaded
-//     into a scratch schema built by the old migrations, migrated forward
-//     there, and copied across. Every session issued before is ended
-//     (repo.FinishRestore). It commits only once every file has passed its
-//     check and is on disk; any problem, anywhere, rolls it back and
+//  1. It takes the restore lock (lockRestore) for its whole run; the API
+//     answers with 503 while it is held.
+//  2. The archive is fetched to local disk (fetchArchive) and verified
+//     (Verify's rules): its directory, manifest, entry names, modes and
+//     bounds first, then the size and SHA-256 of every table dump,
+//     streamed, before the database is touched.
+//  3. The files are verified (checksums, and by content: only the image
+//     kinds the service writes) while they are stored under a new file
+//     generation (storeFiles), invisible to the service.
+//  4. One transaction, running meanwhile, empties the application tables
+//     and loads the dumps in dependency order with COPY (no superuser
+//     rights needed); a backup of an older schema is loaded into a scratch
+//     schema built by the old migrations, migrated forward there, and
+//     copied across. Every session issued before is ended
+//     (repo.FinishRestore). It switches the file generation and commits
+//     only once every file has passed its check and is stored; any
+//     problem, anywhere, rolls it back, removes the new generation and
 //     refuses the restore (a *Refusal when the archive is at fault) with
 //     nothing changed.
-//  4. Only after the commit is the staging directory renamed into place;
-//     the lock is released, and the replaced files are removed in the
-//     background.
+//  5. After the commit, the lock is released and the replaced files are
+//     removed in the background.
 func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOptions) (res RestoreResult, err error) {
 	logger := o.Logger
 	if logger == nil {
@@ -97,14 +110,109 @@ func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOpti
 			return res, err
 		}
 	}
-	if _, err := Stat(o.BackupDir, name); err != nil {
+	info, err := Stat(ctx, o.Backups, name)
+	if err != nil {
 		return res, err
 	}
 	res.Name = name
 
+	conn, release, err := lockRestore(ctx, pool)
+	if err != nil {
+		return res, err
+	}
+	defer release()
+
+	report := newProgressPump(o.Progress)
+	defer report.close()
+	phase := phaseTimer(logger, name)
+
+	dbVersion, err := migrations.Version(ctx, conn)
+	if err != nil {
+		return res, err
+	}
+	if len(all) == 0 || all[len(all)-1].Version < dbVersion {
+		return res, &Refusal{Code: "backup_incompatible", Message: fmt.Sprintf(
+			"the database is at schema version %d, newer than this worker's release knows; upgrade the worker", dbVersion)}
+	}
+	current, err := repo.FileGeneration(ctx, conn)
+	if err != nil {
+		return res, err
+	}
+	// Files a crashed restore left under a generation of its own; holding
+	// the lock, no other restore can be writing them.
+	if err := filestore.RemoveOtherGenerations(ctx, o.Files.Base, current); err != nil {
+		logger.Warn("restore: remove files left by an earlier restore", "error", err)
+	}
+
+	path, removeArchive, err := fetchArchive(ctx, o.Backups, info, o.TempDir)
+	if err != nil {
+		return res, err
+	}
+	defer removeArchive()
+	phase("fetch archive")
+	a, err := openArchive(path, o.Limits, dbVersion)
+	if err != nil {
+		return res, err
+	}
+	defer a.Close()
+	m := a.manifest
+	res.SchemaVersion, res.MigratedTo, res.Files = m.SchemaVersion, dbVersion, m.Files
+
+	var dbBytes int64
+	for _, t := range m.Tables {
+		dbBytes += a.expected[t.Entry].Size
+	}
+	// Every entry is read once to be verified, and the dumps once more to
+	// be loaded.
+	prog := newProgress(report.set, 0, 0.95, a.total+dbBytes)
+	if err := a.readAll(isDump, nil, prog.add); err != nil {
+		return res, err
+	}
+	phase("verify dumps")
+
+	gen := filestore.NewGeneration()
+	committed := false
+	defer func() {
+		if !committed {
+			if err := filestore.RemoveGeneration(context.WithoutCancel(ctx), o.Files.Base, gen); err != nil {
+				logger.Warn("restore: remove the files of the failed restore", "generation", gen, "error", err)
+			}
+		}
+	}()
+	rows, err := loadAndSwitch(ctx, conn, a, o, all, dbVersion, gen, prog, phase)
+	if err != nil {
+		return res, err
+	}
+	committed = true
+	res.Tables, res.Rows = len(m.Tables), rows
+	phase("commit")
+
+	// The restore is complete: requests may resume.
+	release()
+	report.set(1)
+	// The replaced files are garbage now; deleting thousands of them takes
+	// a while, so it happens in the background. What a process that stops
+	// meanwhile leaves is removed by the next restore.
+	cleanups.Add(1)
+	go func() {
+		defer cleanups.Done()
+		if err := filestore.RemoveOtherGenerations(context.WithoutCancel(ctx), o.Files.Base, gen); err != nil {
+			logger.Warn("restore: remove the replaced files", "error", err)
+		}
+		phase("remove old files")
+	}()
+	return res, nil
+}
+
+func isDump(name string) bool { return strings.HasPrefix(name, tablePrefix) }
+func isFile(name string) bool { return strings.HasPrefix(name, filesPrefix) }
+
+// lockRestore takes the restore lock (see repo.TryLockRestore) on a
+// connection of its own; release gives it back (safe to call twice).
+func lockRestore(ctx context.Context, pool *pgxpool.Pool) (*pgxpool.Conn, func(), error) {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
-		return res, fmt.Errorf("restore: acquire connection: %w", err)
+		return nil, nil, fmt.Errorf("restore: acquire connection: %w", err)
 	}
 	released := false
 	release := func() {
@@ -119,111 +227,63 @@ func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOpti
 		}
 		conn.Release()
 	}
-	defer release()
 	locked, err := repo.TryLockRestore(ctx, conn)
 	if err != nil {
-		return res, err
+		release()
+		return nil, nil, err
 	}
 	if !locked {
-		return res, ErrRestoreRunning
+		release()
+		return nil, nil, ErrRestoreRunning
 	}
+	return conn, release, nil
+}
 
-	report := newProgressPump(o.Progress)
-	defer report.close()
-	phase := phaseTimer(logger, name)
-
-	dbVersion, err := migrations.Version(ctx, conn)
+// fetchArchive returns a local path of the archive: the file itself when
+// the store is local disk, else a copy streamed into tempDir (removed by
+// the returned function).
+func fetchArchive(ctx context.Context, store filestore.Store, info Info, tempDir string) (string, func(), error) {
+	if l, ok := store.(filestore.Local); ok {
+		return filepath.Join(l.Root, info.Name), func() {}, nil
+	}
+	if err := os.MkdirAll(tempDir, 0o700); err != nil {
+		return "", nil, fmt.Errorf("restore: scratch directory: %w", err)
+	}
+	f, err := os.CreateTemp(tempDir, "restore-*.zip")
 	if err != nil {
-		return res, err
+		return "", nil, fmt.Errorf("restore: %w", err)
 	}
-	if len(all) == 0 || all[len(all)-1].Version < dbVersion {
-		return res, &Refusal{Code: "backup_incompatible", Message: fmt.Sprintf(
-			"the database is at schema version %d, newer than this worker's release knows; upgrade the worker", dbVersion)}
+	remove := func() { os.Remove(f.Name()) }
+	rc, err := store.Open(ctx, info.Name)
+	if err == nil {
+		err = pipeCopy(f, rc) // the network and the disk overlap
+		rc.Close()
 	}
-
-	a, err := openArchive(filepath.Join(o.BackupDir, name), o.Limits, dbVersion)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
-		return res, err
+		remove()
+		return "", nil, fmt.Errorf("restore: fetch %s: %w", info.Name, err)
 	}
-	defer a.Close()
-	m := a.manifest
-	res.SchemaVersion, res.MigratedTo, res.Files = m.SchemaVersion, dbVersion, m.Files
+	return f.Name(), remove, nil
+}
 
-	uploadDir := filepath.Clean(o.UploadDir)
-	parent, base := filepath.Dir(uploadDir), filepath.Base(uploadDir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return res, fmt.Errorf("restore: %w", err)
-	}
-	// Directories a crashed restore left behind; holding the lock, no
-	// other restore can be using them.
-	for _, pattern := range []string{"." + base + ".restore-*", "." + base + ".old-*"} {
-		stale, _ := filepath.Glob(filepath.Join(parent, pattern))
-		for _, s := range stale {
-			_ = os.RemoveAll(s)
-		}
-	}
-	staging, err := os.MkdirTemp(parent, "."+base+".restore-")
-	if err != nil {
-		return res, fmt.Errorf("restore: create staging directory: %w", err)
-	}
-	// MkdirTemp makes it private; it becomes the upload directory, which
-	// keeps the mode it had (0755 by default, so a front web server can
-	// serve it, as the file store makes it).
-	mode := os.FileMode(0o755)
-	if fi, err := os.Stat(uploadDir); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.Chmod(staging, mode); err != nil {
-		_ = os.RemoveAll(staging)
-		return res, fmt.Errorf("restore: %w", err)
-	}
-	swapped := false
-	defer func() {
-		if !swapped {
-			_ = os.RemoveAll(staging)
-		}
-	}()
-
-	var dbBytes int64
-	for _, t := range m.Tables {
-		dbBytes += a.expected[t.Entry].Size
-	}
-	// Every entry is read once to be verified, and the dumps once more to
-	// be loaded.
-	prog := newProgress(report.set, 0, 0.95, a.total+dbBytes)
-	isDump := func(name string) bool { return strings.HasPrefix(name, tablePrefix) }
-	isFile := func(name string) bool { return strings.HasPrefix(name, filesPrefix) }
-
-	// 1. The table dumps are verified (size and SHA-256, streamed) before
-	// the database is touched; the archive's structure, names and bounds
-	// already were.
-	err = a.readAll(isDump, nil, prog.add)
-	if err != nil {
-		return res, err
-	}
-	phase("verify dumps")
-
-	// 2. The files are verified and extracted into the staging directory
-	// while the transaction loads the tables: the one is disk and hashing
-	// in this process, the other the database server's work, so they
-	// overlap. Nothing is committed or swapped before both have succeeded:
-	// a file that fails its check rolls the transaction back, and the
-	// restore is refused with nothing changed.
+// loadAndSwitch stores the files under generation gen (storeFiles) while
+// the restore transaction loads the tables, then switches the file
+// generation and commits, once both have succeeded. It returns the rows
+// loaded.
+func loadAndSwitch(ctx context.Context, conn *pgxpool.Conn, a *archive, o RestoreOptions, all []migrations.Migration,
+	dbVersion int, gen string, prog *progress, phase func(string)) (int64, error) {
 	filesCtx, stopFiles := context.WithCancel(ctx)
 	defer stopFiles()
 	filesDone := make(chan error, 1)
 	go func() {
-		err := a.readAll(isFile, func(entry string, r io.Reader) error {
-			if err := filesCtx.Err(); err != nil {
-				return err
-			}
-			return extract(staging, strings.TrimPrefix(entry, filesPrefix), r)
-		}, prog.add)
-		phase("verify and extract files")
-		if err == nil {
-			// The files must be on disk before the database commits to them.
-			err = syncTree(staging)
+		err := storeFiles(filesCtx, a, o.Files.Base, gen, prog)
+		if err == nil && o.AfterFiles != nil {
+			err = o.AfterFiles()
 		}
+		phase("verify and store files")
 		filesDone <- err
 	}()
 
@@ -231,13 +291,14 @@ func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOpti
 	if err != nil {
 		stopFiles()
 		<-filesDone
-		return res, fmt.Errorf("restore: begin: %w", err)
+		return 0, fmt.Errorf("restore: begin: %w", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after commit
 	load := loader{ctx: ctx, a: a, tx: tx, progress: prog, afterTable: o.AfterTable, phase: phase, deferRows: o.deferRows}
 	if load.deferRows <= 0 {
 		load.deferRows = deferRows
 	}
+	m := a.manifest
 	loadErr := repo.SetCopySettings(ctx, tx)
 	if loadErr == nil && m.SchemaVersion == dbVersion {
 		loadErr = load.current()
@@ -251,106 +312,99 @@ func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOpti
 	phase("wait for the files")
 	// A refused file says more than the failure it caused elsewhere.
 	if filesErr != nil && (loadErr == nil || !errors.Is(filesErr, context.Canceled)) {
-		return res, filesErr
+		return 0, filesErr
 	}
 	if loadErr != nil {
-		return res, loadErr
+		return 0, loadErr
 	}
-	res.Tables, res.Rows = len(m.Tables), load.rows
 	// The triggers that tell API instances of changed recipes were off.
 	if err := repo.NotifyRecipeChange(ctx, tx); err != nil {
-		return res, err
+		return 0, err
+	}
+	if err := repo.SetFileGeneration(ctx, tx, gen); err != nil {
+		return 0, err
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return res, fmt.Errorf("restore: commit: %w", err)
+		return 0, fmt.Errorf("restore: commit: %w", err)
 	}
-	phase("commit")
-
-	// The database now matches the staged files: swap them in.
-	old := filepath.Join(parent, "."+base+".old-"+randomHex())
-	hadOld := true
-	if err := os.Rename(uploadDir, old); errors.Is(err, fs.ErrNotExist) {
-		hadOld = false
-	} else if err != nil {
-		logger.Error("restore: the database was restored but the upload directory could not be moved aside; the restored files are in the staging directory",
-			"staging", staging, "error", err)
-		swapped = true // keep the staging directory for the operator
-		return res, fmt.Errorf("%w: move old files aside: %v", ErrFilesNotSwapped, err)
-	}
-	if err := os.Rename(staging, uploadDir); err != nil {
-		if hadOld {
-			_ = os.Rename(old, uploadDir)
-		}
-		logger.Error("restore: the database was restored but the restored files could not be moved into place",
-			"staging", staging, "error", err)
-		swapped = true
-		return res, fmt.Errorf("%w: move restored files into place: %v", ErrFilesNotSwapped, err)
-	}
-	swapped = true
-	if err := syncDir(parent); err != nil {
-		logger.Warn("restore: sync upload directory parent", "error", err)
-	}
-	phase("swap files")
-	// The restore is complete: writes may resume.
-	release()
-	report.set(1)
-	if hadOld {
-		// The replaced files are garbage now; unlinking a gigabyte of them
-		// takes seconds, so it happens in the background. A directory left
-		// by a process that stops meanwhile is removed by the next restore.
-		cleanups.Add(1)
-		go func() {
-			defer cleanups.Done()
-			if err := os.RemoveAll(old); err != nil {
-				logger.Warn("restore: remove the replaced files", "path", old, "error", err)
-			}
-			phase("remove old files")
-		}()
-	}
-	return res, nil
+	return load.rows, nil
 }
 
-// ErrFilesNotSwapped means the database was restored but the restored
-// files could not be renamed into place (the log says where they are).
-// The renames happen in the upload directory's parent, where the staging
-// directory was created, so this takes a change of permissions or a full
-// disk between the two.
-var ErrFilesNotSwapped = errors.New("the database was restored but the restored files could not be moved into place")
+// Files are stored by putWorkers uploads at once (an object store answers
+// each request after a round trip; a disk flushes each file), holding at
+// most putBudget bytes of verified files in memory. A file larger than the
+// budget streams on its own.
+const (
+	putWorkers = 4
+	putBudget  = 32 << 20
+)
 
-// cleanups tracks the background removals of replaced upload directories
-// (tests wait for them).
-var cleanups sync.WaitGroup
-
-// extract writes one file of the archive under staging. The name has
-// passed checkEntryName; the joined path is checked to stay under staging
-// all the same, and files are created exclusively, never through a link.
-func extract(staging, rel string, r io.Reader) error {
-	target := filepath.Join(staging, filepath.FromSlash(rel))
-	if !strings.HasPrefix(target, staging+string(filepath.Separator)) {
-		return refuse("entry %s%s would be written outside the upload directory", filesPrefix, rel)
-	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrExist) {
-			return refuse("entry %s%s conflicts with another file of the archive", filesPrefix, rel)
+// storeFiles verifies every file entry (checksum, and content: checkImage)
+// and stores it under generation gen of base.
+func storeFiles(ctx context.Context, a *archive, base filestore.Store, gen string, prog *progress) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(putWorkers)
+	budget := semaphore.NewWeighted(putBudget)
+	err := a.readAll(isFile, func(entry string, r io.Reader) error {
+		if err := gctx.Err(); err != nil {
+			return err
 		}
-		return fmt.Errorf("restore: extract %s: %w", rel, err)
-	}
-	f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		if errors.Is(err, fs.ErrExist) || errors.Is(err, syscall.EISDIR) {
-			return refuse("entry %s%s conflicts with another file of the archive", filesPrefix, rel)
+		key := strings.TrimPrefix(entry, filesPrefix)
+		body, err := checkImage(entry, key, r)
+		if err != nil {
+			return err
 		}
-		return fmt.Errorf("restore: extract %s: %w", rel, err)
-	}
-	err = pipeCopy(f, r)
-	if err == nil {
-		err = f.Chmod(0o644) // as the file store writes them, whatever the umask
-	}
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("restore: extract %s: %w", rel, cerr)
+		target := filestore.InGeneration(gen, key)
+		size := a.expected[entry].Size
+		if size > putBudget {
+			return base.Put(gctx, target, body)
+		}
+		if err := budget.Acquire(gctx, size); err != nil {
+			return err
+		}
+		// Read whole, the entry has passed its checks before it is sent.
+		data, err := io.ReadAll(body)
+		if err != nil {
+			budget.Release(size)
+			return err
+		}
+		g.Go(func() error {
+			defer budget.Release(size)
+			return base.Put(gctx, target, bytes.NewReader(data))
+		})
+		return nil
+	}, prog.add)
+	// A failed upload says more than the cancellation it caused.
+	if werr := g.Wait(); werr != nil && (err == nil || errors.Is(err, context.Canceled)) {
+		return werr
 	}
 	return err
 }
+
+// checkImage accepts only the files the service itself stores: images
+// named .jpg, .png, .gif or .webp whose first bytes are of that very kind.
+// An archive carrying anything else (an .html or .svg page that would run
+// script on the service's origin, an image named as another kind) is
+// refused. It returns a reader of the whole content.
+func checkImage(entry, key string, r io.Reader) (io.Reader, error) {
+	want := imageproc.FormatOfExt(path.Ext(key))
+	if want == "" {
+		return nil, refuse("entry %s is not an image the service stores (only .jpg, .png, .gif and .webp files are restored)", entry)
+	}
+	head := make([]byte, 16)
+	n, err := io.ReadFull(r, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	if got := imageproc.Sniff(head[:n]); got != want {
+		return nil, refuse("entry %s is named as a %s image but its content is not one", entry, want)
+	}
+	return io.MultiReader(bytes.NewReader(head[:n]), r), nil
+}
+
+// cleanups tracks the background removals of replaced files (tests wait
+// for them).
+var cleanups sync.WaitGroup
 
 // pipeBuffers is how many copyBufferSize buffers pipeCopy keeps in flight.
 const pipeBuffers = 3

@@ -69,7 +69,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 
 	var progress []float64
-	info, err := Create(ctx, db, CreateOptions{BackupDir: d.backups, UploadDir: d.uploads,
+	info, err := Create(ctx, db, CreateOptions{Backups: d.backupStore(), Files: d.files(db),
 		Progress: func(f float64) { progress = append(progress, f) }})
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestRoundTrip(t *testing.T) {
 	if len(progress) == 0 || progress[len(progress)-1] != 1 {
 		t.Errorf("create progress %v, want it to end at 1", progress)
 	}
-	list, err := List(d.backups)
+	list, err := List(context.Background(), d.backupStore())
 	if err != nil || len(list) != 1 || list[0] != info {
 		t.Fatalf("list after create: %+v, %v (want %+v)", list, err, info)
 	}
@@ -123,7 +123,7 @@ func TestRoundTrip(t *testing.T) {
 
 	var restoreProgress []float64
 	var mu sync.Mutex
-	o := d.restoreOpts()
+	o := d.restoreOpts(db)
 	o.Progress = func(f float64) { mu.Lock(); restoreProgress = append(restoreProgress, f); mu.Unlock() }
 	res, err := Restore(ctx, db, info.Name, o)
 	if err != nil {
@@ -139,11 +139,8 @@ func TestRoundTrip(t *testing.T) {
 	mu.Unlock()
 
 	diffSnapshots(t, wantRows, snapshot(t, db))
-	diffTrees(t, wantFiles, tree(t, d.uploads))
-	if fi, err := os.Stat(d.uploads); err != nil || fi.Mode().Perm() != 0o755 {
-		t.Errorf("upload directory after restore: %v, %v; want mode 0755 as before", fi.Mode(), err)
-	}
-	if left := d.leftovers(t); len(left) > 0 {
+	diffTrees(t, wantFiles, d.tree(t, db))
+	if left := d.leftovers(t, db); len(left) > 0 {
 		t.Errorf("left next to the upload directory: %v", left)
 	}
 
@@ -199,11 +196,11 @@ func TestRestoreIntoAnotherDatabase(t *testing.T) {
 	}
 	// The default threshold: the fixture's small tables keep their
 	// indexes and keys while loading.
-	if _, err := Restore(context.Background(), dst, info.Name, RestoreOptions{BackupDir: other.backups, UploadDir: other.uploads}); err != nil {
+	if _, err := Restore(context.Background(), dst, info.Name, RestoreOptions{Backups: other.backupStore(), Files: other.files(dst)}); err != nil {
 		t.Fatal(err)
 	}
 	diffSnapshots(t, want, snapshot(t, dst))
-	diffTrees(t, wantFiles, tree(t, other.uploads))
+	diffTrees(t, wantFiles, other.tree(t, dst))
 }
 
 // A failure halfway through loading (after a few tables) leaves the
@@ -220,12 +217,12 @@ func TestRestoreFailureHalfwayChangesNothing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(d.uploads, "after.jpg"), []byte("after"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want, wantFiles := exactSnapshot(t, db), tree(t, d.uploads)
+	want, wantFiles := exactSnapshot(t, db), d.tree(t, db)
 
 	for _, after := range []int{1, 5, 12} {
 		loaded := 0
 		injected := errors.New("injected failure")
-		o := d.restoreOpts()
+		o := d.restoreOpts(db)
 		o.AfterTable = func(string) error {
 			if loaded++; loaded == after {
 				return injected
@@ -237,8 +234,8 @@ func TestRestoreFailureHalfwayChangesNothing(t *testing.T) {
 			t.Fatalf("after %d tables: err %v, want the injected failure", after, err)
 		}
 		diffSnapshots(t, want, exactSnapshot(t, db))
-		diffTrees(t, wantFiles, tree(t, d.uploads))
-		if left := d.leftovers(t); len(left) > 0 {
+		diffTrees(t, wantFiles, d.tree(t, db))
+		if left := d.leftovers(t, db); len(left) > 0 {
 			t.Errorf("left next to the upload directory: %v", left)
 		}
 	}
@@ -255,7 +252,7 @@ func TestRestoreLock(t *testing.T) {
 	ctx := context.Background()
 
 	inside, release := make(chan struct{}), make(chan struct{})
-	o := d.restoreOpts()
+	o := d.restoreOpts(db)
 	first := true
 	o.AfterTable = func(string) error {
 		if first {
@@ -274,7 +271,7 @@ func TestRestoreLock(t *testing.T) {
 	if held, err := repo.RestoreInProgress(ctx, db); err != nil || !held {
 		t.Errorf("during a restore: held %v, %v", held, err)
 	}
-	if _, err := Restore(ctx, db, info.Name, d.restoreOpts()); !errors.Is(err, ErrRestoreRunning) {
+	if _, err := Restore(ctx, db, info.Name, d.restoreOpts(db)); !errors.Is(err, ErrRestoreRunning) {
 		t.Errorf("second restore: %v, want ErrRestoreRunning", err)
 	}
 	close(release)
@@ -348,7 +345,7 @@ func TestRestoreOlderSchemaMigratesForward(t *testing.T) {
 	exec(t, dst, `INSERT INTO schema_migration (version, name) VALUES ($1, $2)`, next.Version, next.Name)
 	exec(t, dst, `INSERT INTO tag (name) VALUES ('only in the target')`)
 
-	o := d.restoreOpts()
+	o := d.restoreOpts(dst)
 	o.Migrations = append(all, next)
 	res, err := Restore(context.Background(), dst, info.Name, o)
 	if err != nil {
@@ -380,7 +377,7 @@ func TestRestoreOlderSchemaMigratesForward(t *testing.T) {
 	delete(got, "tag")
 	delete(want, "tag")
 	diffSnapshots(t, want, got)
-	diffTrees(t, wantFiles, tree(t, d.uploads))
+	diffTrees(t, wantFiles, d.tree(t, dst))
 	// Nothing of the scratch schema is left.
 	if n := count(t, dst, `SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'larder_restore_%'`); n != 0 {
 		t.Errorf("%d scratch schemas left", n)
@@ -396,7 +393,7 @@ func TestPrune(t *testing.T) {
 	var scheduled []string
 	for i := range 5 {
 		now := base.Add(time.Duration(i) * time.Hour)
-		info, err := Create(context.Background(), db, CreateOptions{BackupDir: d.backups, UploadDir: d.uploads,
+		info, err := Create(context.Background(), db, CreateOptions{Backups: d.backupStore(), Files: d.files(db),
 			Scheduled: i != 2, Now: func() time.Time { return now }})
 		if err != nil {
 			t.Fatal(err)
@@ -405,14 +402,14 @@ func TestPrune(t *testing.T) {
 			scheduled = append(scheduled, info.Name)
 		}
 	}
-	removed, err := Prune(d.backups, 2)
+	removed, err := Prune(context.Background(), d.backupStore(), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(removed) != 2 || removed[0] != scheduled[1] || removed[1] != scheduled[0] {
 		t.Errorf("removed %v, want the two oldest scheduled of %v", removed, scheduled)
 	}
-	list, _ := List(d.backups)
+	list, _ := List(context.Background(), d.backupStore())
 	if len(list) != 3 || list[0].Name != scheduled[3] || list[1].Name != scheduled[2] || list[2].Name != NameFor(base.Add(2*time.Hour)) {
 		t.Errorf("left %+v", list)
 	}
@@ -425,11 +422,11 @@ func TestCreateSameSecond(t *testing.T) {
 	d := newDirs(t)
 	now := time.Date(2025, 6, 7, 8, 9, 10, 0, time.UTC)
 	clock := func() time.Time { return now }
-	a, err := Create(context.Background(), db, CreateOptions{BackupDir: d.backups, UploadDir: d.uploads, Now: clock})
+	a, err := Create(context.Background(), db, CreateOptions{Backups: d.backupStore(), Files: d.files(db), Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Create(context.Background(), db, CreateOptions{BackupDir: d.backups, UploadDir: d.uploads, Now: clock})
+	b, err := Create(context.Background(), db, CreateOptions{Backups: d.backupStore(), Files: d.files(db), Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +454,7 @@ func TestRestoreRefusalsChangeNothing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(d.uploads, "after.jpg"), []byte("after"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want, wantFiles := exactSnapshot(t, db), tree(t, d.uploads)
+	want, wantFiles := exactSnapshot(t, db), d.tree(t, db)
 
 	clone := func() ([]testEntry, Manifest) {
 		e := make([]testEntry, len(entries))
@@ -494,6 +491,24 @@ func TestRestoreRefusalsChangeNothing(t *testing.T) {
 			e, m := clone()
 			writeArchive(t, p, append(e, testEntry{name: "uploads/recipes/evil.jpg", data: []byte("/etc/passwd"), mode: fs.ModeSymlink | 0o777}), &m, true)
 		}, "backup_invalid", "not a regular file"},
+		// Only the image kinds the service writes are restored, checked by
+		// content: a page would run script on the service's own origin.
+		{"an HTML page", func(p string) {
+			e, m := clone()
+			writeArchive(t, p, append(e, testEntry{name: "uploads/evil.html", data: []byte("<script>fetch('/api/auth/refresh')</script>")}), &m, true)
+		}, "backup_invalid", "not an image the service stores"},
+		{"an SVG image", func(p string) {
+			e, m := clone()
+			writeArchive(t, p, append(e, testEntry{name: "uploads/recipes/ab/evil.svg", data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)}), &m, true)
+		}, "backup_invalid", "not an image the service stores"},
+		{"a page named as a JPEG", func(p string) {
+			e, m := clone()
+			writeArchive(t, p, append(e, testEntry{name: "uploads/recipes/ab/evil.jpg", data: []byte("<html><script>alert(1)</script>")}), &m, true)
+		}, "backup_invalid", "content is not one"},
+		{"a PNG named as a JPEG", func(p string) {
+			e, m := clone()
+			writeArchive(t, p, append(e, testEntry{name: "uploads/recipes/ab/other.jpg", data: imageBytes(t, ".png", 100)}), &m, true)
+		}, "backup_invalid", "content is not one"},
 		{"checksum mismatch in the last file", func(p string) {
 			e, m := clone()
 			i := lastUpload(e)
@@ -548,14 +563,14 @@ func TestRestoreRefusalsChangeNothing(t *testing.T) {
 	for i, tt := range tests {
 		name := NameFor(base.Add(time.Duration(i) * time.Hour))
 		tt.build(filepath.Join(d.backups, name))
-		_, err := Restore(context.Background(), db, name, d.restoreOpts())
+		_, err := Restore(context.Background(), db, name, d.restoreOpts(db))
 		var r *Refusal
 		if !errors.As(err, &r) || r.Code != tt.code || !strings.Contains(r.Message, tt.want) {
 			t.Errorf("%s: %v, want %s containing %q", tt.name, err, tt.code, tt.want)
 		}
 		diffSnapshots(t, want, exactSnapshot(t, db))
-		diffTrees(t, wantFiles, tree(t, d.uploads))
-		if left := d.leftovers(t); len(left) > 0 {
+		diffTrees(t, wantFiles, d.tree(t, db))
+		if left := d.leftovers(t, db); len(left) > 0 {
 			t.Errorf("%s: left next to the upload directory: %v", tt.name, left)
 		}
 		if _, err := os.Stat(filepath.Join(filepath.Dir(d.uploads), "evil.txt")); err == nil {
@@ -565,11 +580,11 @@ func TestRestoreRefusalsChangeNothing(t *testing.T) {
 
 	// Names are checked before anything else.
 	for _, bad := range []string{"../" + info.Name, info.Name + "/../../x", "backup-x.zip", "/etc/passwd", ""} {
-		if _, err := Restore(context.Background(), db, bad, d.restoreOpts()); !errors.Is(err, ErrInvalidName) {
+		if _, err := Restore(context.Background(), db, bad, d.restoreOpts(db)); !errors.Is(err, ErrInvalidName) {
 			t.Errorf("name %q: %v, want ErrInvalidName", bad, err)
 		}
 	}
-	if _, err := Restore(context.Background(), db, "backup-19990101T000000Z.zip", d.restoreOpts()); !errors.Is(err, ErrNotFound) {
+	if _, err := Restore(context.Background(), db, "backup-19990101T000000Z.zip", d.restoreOpts(db)); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing backup: %v", err)
 	}
 	diffSnapshots(t, want, exactSnapshot(t, db))
@@ -597,7 +612,7 @@ func TestCreateIsConsistentWithAConcurrentTruncate(t *testing.T) {
 	}
 	done := make(chan Info, 1)
 	go func() {
-		info, err := Create(ctx, db, CreateOptions{BackupDir: d.backups, UploadDir: d.uploads})
+		info, err := Create(ctx, db, CreateOptions{Backups: d.backupStore(), Files: d.files(db)})
 		if err != nil {
 			t.Error(err)
 		}
@@ -637,13 +652,13 @@ func TestRestoreWithSomeTablesDeferred(t *testing.T) {
 	want := snapshot(t, db)
 	info := d.create(t, db)
 	exec(t, db, `DELETE FROM recipe`)
-	o := d.restoreOpts()
+	o := d.restoreOpts(db)
 	o.deferRows = 3 // recipe (3 rows) is deferred; recipe_share (1 row) references it
 	if _, err := Restore(context.Background(), db, info.Name, o); err != nil {
 		t.Fatal(err)
 	}
 	diffSnapshots(t, want, snapshot(t, db))
-	diffTrees(t, wantFiles, tree(t, d.uploads))
+	diffTrees(t, wantFiles, d.tree(t, db))
 }
 
 // A restore replaces recipes with its triggers off, so it notifies the API
@@ -663,7 +678,7 @@ func TestRestoreNotifiesRecipeChange(t *testing.T) {
 	if _, err := listener.Exec(ctx, "LISTEN "+repo.RecipeChangeChannel); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Restore(ctx, db, info.Name, d.restoreOpts()); err != nil {
+	if _, err := Restore(ctx, db, info.Name, d.restoreOpts(db)); err != nil {
 		t.Fatal(err)
 	}
 	wait, cancel := context.WithTimeout(ctx, 5*time.Second)

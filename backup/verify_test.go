@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"larder/filestore"
 	"larder/migrations"
 )
 
@@ -38,8 +39,8 @@ func TestValidName(t *testing.T) {
 		if got := ValidName(tt.name); got != tt.ok {
 			t.Errorf("ValidName(%q) = %v, want %v", tt.name, got, tt.ok)
 		}
-		if _, err := Path(t.TempDir(), tt.name); (err == nil) != tt.ok {
-			t.Errorf("Path(%q): %v", tt.name, err)
+		if _, err := Stat(t.Context(), filestore.Local{Root: t.TempDir()}, tt.name); errors.Is(err, ErrInvalidName) == tt.ok {
+			t.Errorf("Stat(%q): %v", tt.name, err)
 		}
 	}
 }

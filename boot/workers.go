@@ -10,18 +10,19 @@ import (
 	"github.com/riverqueue/river"
 
 	"larder/config"
-	"larder/filestore"
 	"larder/importer"
 	"larder/importer/browser"
 	"larder/importer/fetch"
 	"larder/jobs"
 	"larder/mailer"
+	"larder/metrics"
+	"larder/storage"
 )
 
 // Workers builds the job dependencies and a River client working the given
 // queues (name → concurrency). close releases what the dependencies hold
 // (the browser, connections); call it after the client has stopped.
-func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues map[string]int) (client *river.Client[pgx.Tx], close func(), err error) {
+func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues map[string]int, reg *metrics.Registry) (client *river.Client[pgx.Tx], close func(), err error) {
 	// One fetcher for every job that reaches other servers, so they share
 	// its connection pool and its address rules.
 	fc := fetch.New(fetch.Options{AllowPrivate: cfg.ImportAllowPrivate})
@@ -29,7 +30,7 @@ func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues 
 	if queues[config.QueueImport] > 0 {
 		// Each import job renders at most one page at a time, so as many
 		// tabs as the queue runs jobs are never waited for.
-		r, err := browser.New(browser.Options{Fetch: fc, MaxTabs: queues[config.QueueImport], ExecPath: cfg.ChromiumPath})
+		r, err := browser.New(browser.Options{Fetch: fc, MaxTabs: queues[config.QueueImport], ExecPath: cfg.ChromiumPath, NoSandbox: !cfg.ChromiumSandbox})
 		switch {
 		case errors.Is(err, browser.ErrNotInstalled):
 			logger.Warn("imports run without a browser: pages that refuse plain clients or need JavaScript will fail",
@@ -49,12 +50,18 @@ func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues 
 		fc.CloseIdleConnections()
 	}
 
+	stores, err := storage.Open(cfg, pool)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
 	deps := &jobs.Deps{DB: pool, Logger: logger, Config: cfg, Mailer: mailer.New(cfg.SMTP, logger),
-		Files: filestore.Local{Root: cfg.UploadPath}, Fetcher: fc, Importer: im}
+		Storage: stores, Fetcher: fc, Importer: im, Metrics: reg}
 	client, err = jobs.NewClient(pool, logger, jobs.NewWorkers(deps), jobs.ClientConfig{
 		Concurrency: queues,
 		RescueAfter: cfg.JobRescueAfter,
 		Periodic:    jobs.PeriodicJobs(deps),
+		Metrics:     reg,
 	})
 	if err != nil {
 		release()

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -98,7 +99,12 @@ type Config struct {
 
 	AuthRateLimit       int
 	AuthRateLimitWindow time.Duration
-	TrustedProxies      []netip.Prefix
+	// ShareRateLimit bounds the share-by-email attempts of one user per
+	// ShareRateLimitWindow: each attempt tells whether an address has an
+	// account.
+	ShareRateLimit       int
+	ShareRateLimitWindow time.Duration
+	TrustedProxies       []netip.Prefix
 
 	ImportAllowPrivate bool
 	ChromiumPath       string
@@ -115,14 +121,40 @@ type Config struct {
 
 	LogLevel  slog.Level
 	LogFormat string // text or json
+
+	// Storage is where images and backups live: StorageLocal (UPLOAD_PATH,
+	// BACKUP_PATH) or StorageS3 (the bucket S3 names); see storage.go.
+	Storage string
+	S3      S3
+	// MetricsAddr is the operator listener for /metrics; "" turns it off.
+	MetricsAddr string
+	// MetricsToken, if set, is the bearer token /metrics requires.
+	MetricsToken Secret
+	// ChromiumSandbox keeps Chromium's sandbox on (it is off as root
+	// anyway); containers without user namespaces set it false.
+	ChromiumSandbox bool
 }
 
 // Production reports whether the service runs with production safeguards.
 func (c Config) Production() bool { return c.Env == "production" }
 
-// Load reads the configuration through getenv and validates it. Every problem
-// is reported, each naming its variable.
-func Load(getenv func(string) string) (Config, error) {
+// Part is a group of settings that only some binaries use; a binary names
+// the parts it uses, and only those are required of it (a worker signs no
+// tokens, so it must start without JWT secrets).
+type Part int
+
+const (
+	// Tokens: JWT_SECRET and JWT_REFRESH_SECRET, required in production.
+	// Only the API signs and verifies tokens.
+	Tokens Part = iota + 1
+)
+
+// Load reads the configuration through getenv and validates it, with the
+// requirements of each part the binary uses. Every problem is reported,
+// each naming its variable. Settings of other parts are still checked when
+// they are given (a malformed value is a mistake whoever reads it), but
+// never required.
+func Load(getenv func(string) string, uses ...Part) (Config, error) {
 	r := reader{getenv: getenv}
 	c := Config{
 		Env:        r.oneOf("APP_ENV", "development", "development", "production", "test"),
@@ -172,6 +204,9 @@ func Load(getenv func(string) string) (Config, error) {
 	c.UploadPath = r.str("UPLOAD_PATH", strings.TrimRight(c.DataDir, "/")+"/uploads")
 	c.BackupPath = r.str("BACKUP_PATH", strings.TrimRight(c.DataDir, "/")+"/backups")
 	c.AuthRateLimit, c.AuthRateLimitWindow = r.rate("AUTH_RATE_LIMIT", 5, 15*time.Minute)
+	c.ShareRateLimit, c.ShareRateLimitWindow = r.rate("SHARE_RATE_LIMIT", 30, time.Hour)
+
+	r.readOperations(&c)
 
 	c.QueueConcurrency = map[string]int{}
 	defaults := map[string]int{QueueImport: 2, QueueImages: 2, QueueMapping: 4, QueueEmail: 4, QueueBackup: 1}
@@ -179,12 +214,13 @@ func Load(getenv func(string) string) (Config, error) {
 		c.QueueConcurrency[q] = r.integer("WORKER_"+strings.ToUpper(q)+"_CONCURRENCY", defaults[q], 0)
 	}
 
-	r.check(c.validate())
+	r.check(c.validate(uses))
 	return c, errors.Join(r.errs...)
 }
 
-// validate checks that options agree with each other.
-func (c Config) validate() []error {
+// validate checks that options agree with each other and that the parts
+// in uses have what they need.
+func (c Config) validate(uses []Part) []error {
 	var errs []error
 	if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		errs = append(errs, errors.New("DATABASE_URL: must be a postgres:// URL"))
@@ -192,7 +228,7 @@ func (c Config) validate() []error {
 	if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
 		errs = append(errs, fmt.Errorf("LISTEN_ADDR: %q is not host:port", c.ListenAddr))
 	}
-	if c.Production() {
+	if c.Production() && slices.Contains(uses, Tokens) {
 		if len(c.JWTSecret) < 32 {
 			errs = append(errs, errors.New("JWT_SECRET: required in production, at least 32 characters"))
 		}
@@ -248,6 +284,10 @@ func (c Config) LogValue() slog.Value {
 		slog.Duration("auth_rate_limit_window", c.AuthRateLimitWindow),
 		slog.Bool("import_allow_private_addresses", c.ImportAllowPrivate),
 		slog.Any("queue_concurrency", c.QueueConcurrency),
+		slog.String("storage", c.Storage),
+		slog.String("s3_endpoint", c.S3.Endpoint),
+		slog.String("s3_bucket", c.S3.Bucket),
+		slog.String("metrics_addr", c.MetricsAddr),
 	)
 }
 

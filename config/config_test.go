@@ -51,7 +51,6 @@ func TestLoadNamesEveryBadVariable(t *testing.T) {
 		{map[string]string{"AUTH_RATE_LIMIT": "5"}, []string{"AUTH_RATE_LIMIT"}},
 		{map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8, banana"}, []string{"TRUSTED_PROXIES"}},
 		{map[string]string{"IMPORT_ALLOW_PRIVATE_ADDRESSES": "sometimes"}, []string{"IMPORT_ALLOW_PRIVATE_ADDRESSES"}},
-		{map[string]string{"APP_ENV": "production"}, []string{"JWT_SECRET", "JWT_REFRESH_SECRET"}},
 		{map[string]string{"IDP_NAME": "acme"}, []string{"IDP_ISSUER", "IDP_CLIENT_ID"}},
 		{map[string]string{"IDP_NAME": "me", "IDP_ISSUER": "https://sso.test", "IDP_CLIENT_ID": "x"}, []string{"IDP_NAME"}},
 		{map[string]string{"JWT_SECRET": "same", "JWT_REFRESH_SECRET": "same"}, []string{"JWT_REFRESH_SECRET"}},
@@ -74,6 +73,26 @@ func TestLoadNamesEveryBadVariable(t *testing.T) {
 				t.Errorf("%v: error %q does not name %s", tt.env, err, name)
 			}
 		}
+	}
+}
+
+// Each binary is asked only for what it uses: in production the API needs
+// its signing secrets, a worker or the admin tool needs none.
+func TestLoadRequiresOnlyTheUsedParts(t *testing.T) {
+	t.Parallel()
+	prod := env(map[string]string{"APP_ENV": "production"})
+	_, err := Load(prod, Tokens)
+	for _, name := range []string{"JWT_SECRET", "JWT_REFRESH_SECRET"} {
+		if err == nil || !strings.Contains(err.Error(), name+": required in production") {
+			t.Errorf("API without %s: %v", name, err)
+		}
+	}
+	if _, err := Load(prod); err != nil {
+		t.Errorf("worker in production without JWT secrets: %v", err)
+	}
+	// A value given to a part the binary does not use is still checked.
+	if _, err := Load(env(map[string]string{"APP_ENV": "production", "JWT_SECRET": "same", "JWT_REFRESH_SECRET": "same"})); err == nil {
+		t.Error("equal secrets accepted for a worker")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +25,9 @@ type browser struct {
 	base string
 	// shots is where screenshots go (e2e/screenshots, ignored by git).
 	shots string
+
+	mu      sync.Mutex
+	console []chromedp.ConsoleMessage // every message of the tab so far
 }
 
 // newBrowser starts Chromium with a throw-away profile. It closes when the
@@ -67,7 +71,57 @@ func newBrowser(t *testing.T, base string) *browser {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatalf("start %s: %v", chromiumPath, err)
 	}
+	b.watchConsole()
 	return b
+}
+
+// watchConsole records every console message of the tab and, when the test
+// ends, fails it for each Content-Security-Policy violation: the client
+// must work under the policy the service sends, not merely load.
+// (Registered after the tab's own cleanup, so it runs first, while the tab
+// is still open.)
+func (b *browser) watchConsole() {
+	messages := chromedp.Console(b.ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.console = append(b.console, m)
+			b.mu.Unlock()
+		}
+	}()
+	t := b.t
+	t.Cleanup(func() {
+		// Zero violations prove something only if a policy was in force.
+		ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+		defer cancel()
+		csp, err := chromedp.Run(ctx, chromedp.Evaluate[string](
+			`fetch(location.origin + '/').then(r => r.headers.get('content-security-policy') || '')`, chromedp.EvalAwaitPromise))
+		if err == nil && !strings.Contains(csp, "script-src 'self'") {
+			t.Errorf("the web client is served without a Content-Security-Policy (got %q)", csp)
+		}
+		for _, m := range b.cspViolations() {
+			t.Errorf("Content-Security-Policy violation in the console: %s", m)
+		}
+	})
+}
+
+// cspViolations returns the console messages that report a blocked
+// resource or script under the Content-Security-Policy.
+func (b *browser) cspViolations() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, m := range b.console {
+		if strings.Contains(m.Text, "Content Security Policy") || strings.Contains(m.Text, "Content-Security-Policy") {
+			out = append(out, m.String())
+		}
+	}
+	return out
 }
 
 // sel is the CSS selector of a data-testid.

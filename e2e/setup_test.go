@@ -18,7 +18,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"larder/config"
-	"larder/filestore"
 	"larder/handlers"
 	"larder/importer"
 	"larder/importer/fetch"
@@ -26,6 +25,7 @@ import (
 	"larder/mailer"
 	"larder/mailer/mailertest"
 	"larder/repo/repotest"
+	"larder/storage"
 	"larder/token"
 	"larder/web"
 )
@@ -106,9 +106,14 @@ func startService(t *testing.T) *service {
 	// test page carries JSON-LD, which the plain importer reads.
 	fc := fetch.New(fetch.Options{AllowPrivate: cfg.ImportAllowPrivate})
 	t.Cleanup(fc.CloseIdleConnections)
-	files := filestore.Local{Root: cfg.UploadPath}
+	// The stores as cmd/api opens them: images in the generation the
+	// database names (a restore switches it).
+	stores, err := storage.Open(cfg, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
 	deps := &jobs.Deps{DB: pool, Logger: logger, Config: cfg, Mailer: mailer.New(cfg.SMTP, logger),
-		Files: files, Fetcher: fc, Importer: &importer.Importer{Fetch: fc}}
+		Storage: stores, Fetcher: fc, Importer: &importer.Importer{Fetch: fc}}
 	queues := map[string]int{}
 	for _, q := range []string{config.QueueImport, config.QueueImages, config.QueueMapping, config.QueueEmail, config.QueueBackup} {
 		queues[q] = 2
@@ -142,7 +147,7 @@ func startService(t *testing.T) *service {
 		Logger:       logger,
 		Version:      "e2e",
 		Web:          web.Dist(),
-		Files:        files,
+		Storage:      stores,
 		ListEvents:   listEvents,
 		PasswordCost: 4, // bcrypt's minimum: the journey signs in several times
 	})

@@ -1,7 +1,8 @@
-// Package filestore keeps uploaded files (recipe and cookbook images) under
-// keys chosen by the server. Store is the interface the handlers and jobs
-// use, so that an object store can later serve several API instances; Local
-// keeps the files in a directory.
+// Package filestore keeps uploaded files (recipe and cookbook images) and
+// backups under keys chosen by the server. Store is the interface the
+// handlers and jobs use; Local keeps the files in a directory, S3 in a
+// bucket of any S3-compatible object store, so that several API and worker
+// processes on several machines share them.
 //
 // A key is a slash-separated relative path such as
 // "recipes/3f/3fa0c2….jpg". Keys are never taken from a client: NewKey
@@ -18,6 +19,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 )
 
 var (
@@ -43,6 +45,17 @@ type Store interface {
 	// Walk calls fn for every stored file, in lexical order of keys, and
 	// stops at the first error fn returns, returning it.
 	Walk(ctx context.Context, fn func(key string, size int64) error) error
+	// Stat describes the file under key, or returns an error wrapping
+	// ErrNotFound.
+	Stat(ctx context.Context, key string) (Info, error)
+	// Check reports whether the store can be reached and used (readiness).
+	Check(ctx context.Context) error
+}
+
+// Info describes a stored file.
+type Info struct {
+	Size     int64
+	Modified time.Time
 }
 
 const (
@@ -159,7 +172,7 @@ func DeleteOrphans(ctx context.Context, s Store, logger *slog.Logger, keys []str
 	ctx = context.WithoutCancel(ctx)
 	for _, k := range keys {
 		if err := s.Delete(ctx, k); err != nil {
-			logger.Warn("delete stored file", "key", k, "error", err)
+			logger.WarnContext(ctx, "delete stored file", "key", k, "error", err)
 		}
 	}
 }

@@ -239,3 +239,26 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	}
 	return c.r.Read(p)
 }
+
+// Stat describes the regular file under key.
+func (l Local) Stat(ctx context.Context, key string) (Info, error) {
+	rc, err := l.Open(ctx, key)
+	if err != nil {
+		return Info{}, err
+	}
+	defer rc.Close()
+	st, err := rc.(*os.File).Stat()
+	if err != nil {
+		return Info{}, fmt.Errorf("stat %s: %w", key, err)
+	}
+	return Info{Size: st.Size(), Modified: st.ModTime()}, nil
+}
+
+// Check reports whether Root can be created (or is there) and listed.
+func (l Local) Check(ctx context.Context) error {
+	root, err := l.openRoot(true)
+	if err != nil {
+		return err
+	}
+	return root.Close()
+}

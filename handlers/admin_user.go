@@ -1,11 +1,8 @@
 package handlers
 
 import (
-	"encoding/base64"
 	"errors"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -19,7 +16,7 @@ func (s *Server) adminUserRoutes(api fiber.Router) {
 	api.Patch("/admin/users/:id", s.requireAdmin, s.setUserRole)
 }
 
-// userPage is a page of users in the list shape of API.md.
+// userPage is a page of users in the list shape of docs/api.md.
 type userPage struct {
 	Items      []User  `json:"items"`
 	NextCursor *string `json:"nextCursor"`
@@ -30,25 +27,14 @@ type userPage struct {
 // the email or name, ignoring case) and role.
 func (s *Server) listUsers(c *fiber.Ctx) error {
 	fe := fieldErrors{}
-	limit := 24
-	if v := c.Query("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			fe.add("limit", "must be a whole number from 1 to 100")
-		}
-		limit = n
-	}
+	limit, cur := timeListQuery(c, fe, "q", "role")
 	role := c.Query("role")
 	if role != "" && role != repo.RoleUser && role != repo.RoleAdmin {
 		fe.add("role", "must be USER or ADMIN")
 	}
 	var after *repo.UserCursor
-	if v := c.Query("cursor"); v != "" {
-		cur, err := decodeUserCursor(v)
-		if err != nil {
-			fe.add("cursor", "is not a cursor this list gave out")
-		}
-		after = &cur
+	if cur != nil {
+		after = &repo.UserCursor{CreatedAt: cur.CreatedAt, ID: cur.ID}
 	}
 	if err := fe.err(); err != nil {
 		return err
@@ -63,38 +49,13 @@ func (s *Server) listUsers(c *fiber.Ctx) error {
 	page := userPage{Items: []User{}, Total: total}
 	if len(users) > limit {
 		last := users[limit-1]
-		next := encodeUserCursor(repo.UserCursor{CreatedAt: last.CreatedAt, ID: last.ID})
-		page.NextCursor = &next
+		page.NextCursor = encodeCursor(timeCursor{CreatedAt: last.CreatedAt, ID: last.ID})
 		users = users[:limit]
 	}
 	for _, u := range users {
 		page.Items = append(page.Items, userView(u))
 	}
 	return c.JSON(page)
-}
-
-func encodeUserCursor(cur repo.UserCursor) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cur.CreatedAt.UTC().Format(time.RFC3339Nano) + "|" + cur.ID.String()))
-}
-
-func decodeUserCursor(s string) (repo.UserCursor, error) {
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return repo.UserCursor{}, err
-	}
-	at, id, ok := strings.Cut(string(raw), "|")
-	if !ok {
-		return repo.UserCursor{}, errors.New("no separator")
-	}
-	t, err := time.Parse(time.RFC3339Nano, at)
-	if err != nil {
-		return repo.UserCursor{}, err
-	}
-	u, err := uuid.Parse(id)
-	if err != nil {
-		return repo.UserCursor{}, err
-	}
-	return repo.UserCursor{CreatedAt: t, ID: u}, nil
 }
 
 // setUserRole changes a user's role ({"role": "USER"|"ADMIN"}). The last

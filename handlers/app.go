@@ -1,11 +1,13 @@
 // Package handlers is the HTTP API: one Fiber app, one file per resource,
 // one ErrorHandler. Handlers return errors; ErrorHandler turns them into the
-// body of API.md.
+// body of docs/api.md.
 package handlers
 
 import (
+	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -15,7 +17,10 @@ import (
 	"larder/config"
 	"larder/filestore"
 	"larder/jobs"
+	"larder/logctx"
+	"larder/metrics"
 	"larder/repo"
+	"larder/storage"
 	"larder/token"
 )
 
@@ -32,11 +37,23 @@ type Deps struct {
 	Version string
 	// Web is the built web client (web/dist); nil serves no client.
 	Web fs.FS
-	// Files stores uploaded images; nil means the directory UPLOAD_PATH.
+	// Files stores uploaded images; nil means Storage.Files.
 	Files filestore.Store
+	// Storage holds images and backups (storage.Open); the zero value
+	// means the stores the configuration names.
+	Storage storage.Stores
 	// ListCache reuses recent recipe-list totals and expanded searches
 	// (NewListCache); nil computes them every time.
 	ListCache *ListCache
+	// Clock is the time the handlers go by (rate-limit windows, the
+	// refresh grace period); nil is time.Now. Tests pass a clock they move.
+	Clock func() time.Time
+	// RiverUI, if not nil, is River UI's handler (riverui.NewHandler with
+	// the prefix /api/admin/river), served to administrators.
+	RiverUI http.Handler
+	// Metrics, if not nil, counts every request by route pattern (served
+	// on METRICS_ADDR by cmd/api).
+	Metrics *metrics.Registry
 	// ListEvents tells open shopping lists of their changes (NewListEvents,
 	// fed by its Follow); nil answers their event streams with 503.
 	ListEvents *ListEvents
@@ -51,11 +68,31 @@ type Server struct {
 	requireAuth  fiber.Handler
 	optionalAuth fiber.Handler
 	requireAdmin fiber.Handler
+	limits       *rateLimiter
+	stores       storage.Stores
+	signer       uploadSigner
 }
+
+// now is the handlers' clock.
+func (s *Server) now() time.Time { return s.Clock() }
 
 // New builds the whole app: middleware, every route, the uploads and the web client.
 func New(d Deps) *fiber.App {
-	s := &Server{Deps: d}
+	if d.Clock == nil {
+		d.Clock = time.Now
+	}
+	s := &Server{Deps: d, stores: d.Storage}
+	s.limits = newRateLimiter(d.Config, d.Logger, d.Clock)
+	if d.Tokens != nil {
+		s.signer = newUploadSigner(d.Tokens.AccessSecret, d.Clock)
+	}
+	if s.stores.Backups == nil {
+		st, err := storage.Open(d.Config, d.DB)
+		if err != nil { // the configuration was validated at start
+			panic(fmt.Sprintf("storage: %v", err))
+		}
+		s.stores = st
+	}
 	s.requireAuth, s.optionalAuth, s.requireAdmin = s.authMiddleware()
 
 	errorHandler := ErrorHandler(d.Logger)
@@ -72,8 +109,12 @@ func New(d Deps) *fiber.App {
 		// limiter's trusted-proxy check, never from Fiber's own parsing.
 		ProxyHeader: "",
 	})
+	app.Use(securityHeaders(d.Config))
 	app.Use(requestid.New())
 	app.Use(requestLogger(d.Logger, errorHandler))
+	if d.Metrics != nil {
+		app.Use(d.Metrics.Middleware(errorHandler))
+	}
 	app.Use(recover.New())
 	app.Use("/api", s.maintenanceGuard()) // writes answer 503 while a backup is restored
 	s.allowBackupTransfers(app)           // the one route that takes large bodies
@@ -81,13 +122,7 @@ func New(d Deps) *fiber.App {
 
 	s.routes(app)
 
-	app.Static("/uploads", d.Config.UploadPath, fiber.Static{
-		// Stored file names are random and never reused, so they can be cached for good.
-		MaxAge:        365 * 24 * 3600,
-		Browse:        false,
-		ByteRange:     true,
-		CacheDuration: 10 * time.Second,
-	})
+	app.Get("/uploads/*", s.serveUpload) // stored images, see uploads.go
 	if d.Web != nil {
 		s.serveWebClient(app)
 	}
@@ -98,17 +133,19 @@ func New(d Deps) *fiber.App {
 func (s *Server) routes(app *fiber.App) {
 	api := app.Group("/api")
 	api.Get("/health", s.health)
+	api.Get("/ready", s.ready)
 	api.Get("/openapi.json", s.openapi)
 	api.Get("/jobs/:id", s.requireAuth, s.getJob)
 	s.authRoutes(api)
 	s.adminUserRoutes(api)
 	s.backupRoutes(api)
 	s.cookbookRoutes(api)
-	s.recipeRoutes(app, api)
+	s.recipeRoutes(api)
 	s.recipeImportRoutes(api)
 	s.mappingRoutes(api)
 	s.mealPlanRoutes(api)
 	s.shoppingRoutes(api)
+	s.riverUIRoutes(app)
 }
 
 func (s *Server) health(c *fiber.Ctx) error {
@@ -126,6 +163,8 @@ func requestID(c *fiber.Ctx) string {
 func requestLogger(logger *slog.Logger, errorHandler fiber.ErrorHandler) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
+		// Every line logged for this request carries its id (logctx).
+		c.SetUserContext(logctx.With(c.UserContext(), "request_id", requestID(c)))
 		if err := c.Next(); err != nil {
 			if herr := errorHandler(c, err); herr != nil {
 				return herr
@@ -138,8 +177,7 @@ func requestLogger(logger *slog.Logger, errorHandler fiber.ErrorHandler) fiber.H
 		}
 		logger.Log(c.UserContext(), level, "request",
 			"method", c.Method(), "path", c.Path(), "status", status,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000,
-			"request_id", requestID(c), "ip", c.IP())
+			"duration_ms", float64(time.Since(start).Microseconds())/1000, "ip", c.IP())
 		return nil
 	}
 }

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/mail"
 	"strings"
@@ -18,7 +19,7 @@ import (
 	"larder/token"
 )
 
-// User is the account shape of API.md. It never carries a password hash.
+// User is the account shape of docs/api.md. It never carries a password hash.
 type User struct {
 	ID            uuid.UUID `json:"id"`
 	Email         string    `json:"email"`
@@ -55,19 +56,18 @@ var emailSentBody = fiber.Map{"message": "If an account with that address needs 
 // authHandlers holds what the /api/auth routes share.
 type authHandlers struct {
 	*Server
-	limiter *rateLimiter
-	idp     *idpHandlers // nil when no identity provider is configured
+	idp *idpHandlers // nil when no identity provider is configured
 }
 
 // authRoutes registers the /api/auth routes; the administrators' user
 // routes are in admin_user.go.
 func (s *Server) authRoutes(api fiber.Router) {
-	h := &authHandlers{Server: s, limiter: newRateLimiter(s.Config, s.Logger)}
+	h := &authHandlers{Server: s}
 	h.idp = newIDPHandlers(h)
 	g := api.Group("/auth")
-	lim := h.limiter.limit
+	lim := s.limits.limit
 	g.Post("/register", lim("register"), h.register)
-	g.Post("/login", lim("login"), h.login)
+	g.Post("/login", s.limits.limitFailures("login"), h.login)
 	g.Post("/logout", h.logout)
 	g.Post("/refresh", h.refresh)
 	g.Get("/me", s.requireAuth, h.me)
@@ -258,6 +258,18 @@ func presentedRefreshToken(c *fiber.Ctx) (string, error) {
 // errRefreshInvalid is the refresh failure the client should answer by signing in.
 var errRefreshInvalid = errUnauthenticated("the refresh token is invalid, expired or revoked; sign in again")
 
+// refreshGrace is how long a just-rotated refresh token is still accepted,
+// answered with the same pair it was exchanged for: two tabs that refresh
+// at the same moment both present the old token, and the slower one must
+// not be taken for a thief. After it, a second presentation is a reuse.
+const refreshGrace = 30 * time.Second
+
+// grantedPair is what is sealed of a rotation's answer (token.SealSuccessor).
+type grantedPair struct {
+	AccessToken  string `json:"accessToken"`
+	RefreshToken string `json:"refreshToken"`
+}
+
 func (h *authHandlers) refresh(c *fiber.Ctx) error {
 	raw, err := presentedRefreshToken(c)
 	if err != nil {
@@ -272,9 +284,10 @@ func (h *authHandlers) refresh(c *fiber.Ctx) error {
 	}
 	ctx := c.UserContext()
 	hash := token.Hash(raw)
+	now := h.now()
 	var sess authSession
 	err = pgx.BeginFunc(ctx, h.DB, func(tx pgx.Tx) error {
-		old, err := repo.RotateRefreshToken(ctx, tx, hash)
+		old, err := repo.RotateRefreshToken(ctx, tx, hash, now)
 		if err != nil {
 			return err
 		}
@@ -285,29 +298,62 @@ func (h *authHandlers) refresh(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		sess, err = h.issue(ctx, tx, u, old.FamilyID)
-		return err
+		if sess, err = h.issue(ctx, tx, u, old.FamilyID); err != nil {
+			return err
+		}
+		pair, _ := json.Marshal(grantedPair{AccessToken: sess.AccessToken, RefreshToken: sess.RefreshToken})
+		sealed, err := token.SealSuccessor(raw, pair)
+		if err != nil {
+			return err
+		}
+		return repo.SetRefreshSuccessor(ctx, tx, old.ID, sealed)
 	})
 	if errors.Is(err, repo.ErrNotFound) {
-		// A token that was already exchanged is being presented again: one
-		// of the two holders is a thief, and we cannot tell which. End
-		// every session of the account.
-		if prev, gerr := repo.GetRefreshToken(ctx, h.DB, hash); gerr == nil && prev.RotatedAt != nil {
-			if _, rerr := repo.RevokeUserSessions(ctx, h.DB, prev.UserID); rerr != nil {
-				return rerr
-			}
-			h.Logger.Warn("refresh token reused: every session of the user revoked", "user_id", prev.UserID)
-			h.clearRefreshCookie(c)
-			return errUnauthenticated("this refresh token was already used, so every session of the account has been signed out; sign in again")
-		}
-		h.clearRefreshCookie(c)
+		return h.refreshAgain(c, raw, hash, claims, now)
+	}
+	if err != nil {
+		return err
+	}
+	h.setRefreshCookie(c, sess.RefreshToken, now.Add(h.Tokens.RefreshTTL))
+	return c.JSON(sess)
+}
+
+// refreshAgain answers a refresh token that could not be rotated. Within
+// refreshGrace of its rotation it gets the same pair again; a token that
+// was exchanged longer ago is being reused: one of its two holders is a
+// thief, and we cannot tell which, so every session of the account ends.
+func (h *authHandlers) refreshAgain(c *fiber.Ctx, raw string, hash []byte, claims *token.Claims, now time.Time) error {
+	ctx := c.UserContext()
+	prev, err := repo.GetRefreshToken(ctx, h.DB, hash)
+	if errors.Is(err, repo.ErrNotFound) || (err == nil && prev.RotatedAt == nil) {
+		h.clearRefreshCookie(c) // unknown or expired
 		return errRefreshInvalid
 	}
 	if err != nil {
 		return err
 	}
-	h.setRefreshCookie(c, sess.RefreshToken, time.Now().Add(h.Tokens.RefreshTTL))
-	return c.JSON(sess)
+	if now.Sub(*prev.RotatedAt) <= refreshGrace && prev.SuccessorSealed != nil {
+		var pair grantedPair
+		opened, oerr := token.OpenSuccessor(raw, prev.SuccessorSealed)
+		if oerr == nil && json.Unmarshal(opened, &pair) == nil {
+			u, err := repo.GetSessionUser(ctx, h.DB, prev.UserID, claims.SessionVersion)
+			if errors.Is(err, repo.ErrNotFound) {
+				h.clearRefreshCookie(c) // signed out meanwhile
+				return errRefreshInvalid
+			}
+			if err != nil {
+				return err
+			}
+			h.setRefreshCookie(c, pair.RefreshToken, now.Add(h.Tokens.RefreshTTL))
+			return c.JSON(authSession{AccessToken: pair.AccessToken, RefreshToken: pair.RefreshToken, User: userView(u)})
+		}
+	}
+	if _, err := repo.RevokeUserSessions(ctx, h.DB, prev.UserID); err != nil {
+		return err
+	}
+	h.Logger.WarnContext(ctx, "refresh token reused: every session of the user revoked", "user_id", prev.UserID)
+	h.clearRefreshCookie(c)
+	return errUnauthenticated("this refresh token was already used, so every session of the account has been signed out; sign in again")
 }
 
 // logout ends the session the refresh token belongs to and clears the

@@ -81,7 +81,7 @@ func (h *authHandlers) idpStart(c *fiber.Ctx) error {
 	now := time.Now()
 	authURL, flow, err := ih.provider.Start(c.UserContext(), now)
 	if err != nil {
-		h.Logger.Warn("identity provider unavailable", "idp_name", ih.provider.Name, "error", err)
+		h.Logger.WarnContext(c.UserContext(), "identity provider unavailable", "idp_name", ih.provider.Name, "error", err)
 		return newError(fiber.StatusServiceUnavailable, "unavailable", "the identity provider cannot be reached; try again later")
 	}
 	sealed, err := ih.sealer.Seal(ih.provider.Name, flow)
@@ -136,7 +136,7 @@ func (h *authHandlers) idpCallback(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	ident, err := ih.provider.Finish(ctx, flow, c.Query("code"))
 	if err != nil {
-		h.Logger.Warn("identity provider sign-in failed", "idp_name", ih.provider.Name, "error", err)
+		h.Logger.WarnContext(ctx, "identity provider sign-in failed", "idp_name", ih.provider.Name, "error", err)
 		return fail("idp_failed")
 	}
 	u, err := h.idpUser(ctx, ih.provider.Name, ident)

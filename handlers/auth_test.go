@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -375,7 +376,8 @@ func mustRefresh(t *testing.T, iss *token.Issuer, u repo.User) string {
 // session of the account.
 func TestRefreshRotationAndReuse(t *testing.T) {
 	t.Parallel()
-	b := setup(t, fastHash)
+	clock := newTestClock()
+	b := setup(t, fastHash, withClock(clock))
 	u, pw := createLocalUser(t, b, true)
 	s1, _ := b.login(t, u.Email, pw)
 	other, _ := b.login(t, u.Email, pw) // a second device
@@ -406,7 +408,9 @@ func TestRefreshRotationAndReuse(t *testing.T) {
 		t.Errorf("%d families in one sign-in", families)
 	}
 
-	// s1 was rotated: presenting it again is theft or a replay.
+	// s1 was rotated longer than the grace period ago: presenting it again
+	// is theft or a replay.
+	clock.Advance(refreshGrace + time.Second)
 	r = b.do(t, "POST", "/api/auth/refresh", map[string]string{"refreshToken": s1.RefreshToken}, "")
 	if r.Status != 401 || !strings.Contains(string(r.Body), "signed out") {
 		t.Fatalf("reuse: %d %s", r.Status, r.Body)
@@ -427,6 +431,60 @@ func TestRefreshRotationAndReuse(t *testing.T) {
 	}
 	// Signing in again works.
 	b.login(t, u.Email, pw)
+}
+
+// Two tabs refreshing with the same token at once both stay signed in:
+// within the grace period the rotated token gets the very pair it was
+// exchanged for; after it, the same presentation signs the account out.
+func TestRefreshGraceForConcurrentTabs(t *testing.T) {
+	t.Parallel()
+	clock := newTestClock()
+	b := setup(t, fastHash, withClock(clock))
+	u, pw := createLocalUser(t, b, true)
+	s1, _ := b.login(t, u.Email, pw)
+
+	const tabs = 4
+	answers := make([]response, tabs)
+	var wg sync.WaitGroup
+	for i := range tabs {
+		wg.Go(func() {
+			answers[i] = b.do(t, "POST", "/api/auth/refresh", nil, "", "Cookie", refreshCookie+"="+s1.RefreshToken)
+		})
+	}
+	wg.Wait()
+	var first authSession
+	for i, r := range answers {
+		wantStatus(t, r, 200)
+		var s authSession
+		r.JSON(t, &s)
+		if i == 0 {
+			first = s
+		}
+		if s.AccessToken != first.AccessToken || s.RefreshToken != first.RefreshToken || s.User.ID != u.ID {
+			t.Fatalf("tab %d got another pair: %+v, first %+v", i, s, first)
+		}
+		if c := r.cookie(t, refreshCookie); c.Value != first.RefreshToken {
+			t.Fatalf("tab %d cookie %q", i, c.Value)
+		}
+	}
+	wantStatus(t, b.do(t, "GET", "/api/auth/me", nil, first.AccessToken), 200)
+	// The pair is one live session: its refresh token rotates normally.
+	clock.Advance(refreshGrace - time.Second)
+	again := b.do(t, "POST", "/api/auth/refresh", map[string]string{"refreshToken": s1.RefreshToken}, "")
+	wantStatus(t, again, 200)
+	r := b.do(t, "POST", "/api/auth/refresh", map[string]string{"refreshToken": first.RefreshToken}, "")
+	wantStatus(t, r, 200)
+	var s3 authSession
+	r.JSON(t, &s3)
+
+	// Past the grace period the old token is a reuse: every session ends.
+	clock.Advance(2 * time.Second)
+	if r := b.do(t, "POST", "/api/auth/refresh", map[string]string{"refreshToken": s1.RefreshToken}, ""); r.Status != 401 || !strings.Contains(string(r.Body), "signed out") {
+		t.Fatalf("reuse after the grace period: %d %s", r.Status, r.Body)
+	}
+	if r := b.do(t, "POST", "/api/auth/refresh", map[string]string{"refreshToken": s3.RefreshToken}, ""); r.Status != 401 {
+		t.Fatalf("the family's latest token after the reuse: %d", r.Status)
+	}
 }
 
 func TestLogout(t *testing.T) {

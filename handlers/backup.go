@@ -2,10 +2,8 @@ package handlers
 
 import (
 	"bytes"
-	"encoding/base64"
 	"errors"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +14,6 @@ import (
 
 	"larder/backup"
 	"larder/jobs"
-	"larder/repo"
 )
 
 // Backup routes (requireAdmin). A name is checked against
@@ -41,47 +38,32 @@ type backupPage struct {
 // listBackups answers the backups newest first, a page at a time. The
 // cursor is the last name of the previous page, encoded.
 func (s *Server) listBackups(c *fiber.Ctx) error {
-	limit, err := pageLimit(c)
-	if err != nil {
+	fe := fieldErrors{}
+	// The position is the last backup's name.
+	var after string
+	limit, hasCursor := listQuery(c, fe, &after)
+	if hasCursor && !backup.ValidName(after) {
+		badCursor(fe)
+	}
+	if err := fe.err(); err != nil {
 		return err
 	}
-	all, err := backup.List(s.Config.BackupPath)
+	all, err := backup.List(c.UserContext(), s.stores.Backups)
 	if err != nil {
 		return err
 	}
 	start := 0
-	if cur := c.Query("cursor"); cur != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(cur)
-		if err != nil || !backup.ValidName(string(raw)) {
-			return errInvalid("the cursor is not one this list gave out")
-		}
-		for start < len(all) && all[start].Name >= string(raw) {
+	if hasCursor {
+		for start < len(all) && all[start].Name >= after {
 			start++
 		}
 	}
 	end := min(start+limit, len(all))
 	page := backupPage{Items: all[start:end], Total: len(all)}
 	if end < len(all) {
-		next := base64.RawURLEncoding.EncodeToString([]byte(all[end-1].Name))
-		page.NextCursor = &next
+		page.NextCursor = encodeCursor(all[end-1].Name)
 	}
 	return c.JSON(page)
-}
-
-// pageLimit reads the limit query parameter of list routes (API.md:
-// default 24, at most 100).
-func pageLimit(c *fiber.Ctx) (int, error) {
-	v := c.Query("limit")
-	if v == "" {
-		return 24, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > 100 {
-		fe := fieldErrors{}
-		fe.add("limit", "must be a whole number from 1 to 100")
-		return 0, fe.err()
-	}
-	return n, nil
 }
 
 // createBackup queues a backup; the job's result is {name}.
@@ -137,7 +119,7 @@ func (s *Server) downloadBackup(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, info, err := backup.Open(s.Config.BackupPath, name)
+	f, info, err := backup.Open(c.UserContext(), s.stores.Backups, name)
 	if err != nil {
 		return backupErr(err)
 	}
@@ -155,7 +137,7 @@ func (s *Server) deleteBackup(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := backup.Delete(s.Config.BackupPath, name); err != nil {
+	if err := backup.Delete(c.UserContext(), s.stores.Backups, name); err != nil {
 		return backupErr(err)
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -170,7 +152,7 @@ func (s *Server) restoreBackup(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := backup.Stat(s.Config.BackupPath, name); err != nil {
+	if _, err := backup.Stat(c.UserContext(), s.stores.Backups, name); err != nil {
 		return backupErr(err)
 	}
 	var id uuid.UUID
@@ -204,7 +186,7 @@ func (s *Server) uploadBackup(c *fiber.Ctx) error {
 		return newError(fiber.StatusRequestEntityTooLarge, "payload_too_large",
 			"the archive is larger than BACKUP_MAX_UPLOAD (%d bytes)", s.Config.BackupMaxUpload)
 	}
-	tmp, err := backup.TempPath(s.Config.BackupPath)
+	tmp, err := backup.TempPath(s.stores.Scratch)
 	if err != nil {
 		return err
 	}
@@ -212,7 +194,7 @@ func (s *Server) uploadBackup(c *fiber.Ctx) error {
 		_ = os.Remove(tmp)
 		return err
 	}
-	info, err := backup.Adopt(s.Config.BackupPath, tmp, backup.Limits{})
+	info, err := backup.Adopt(c.UserContext(), s.stores.Backups, tmp, backup.Limits{})
 	if err != nil {
 		return backupErr(err)
 	}
@@ -234,9 +216,11 @@ const (
 //   - the body is multipart/form-data of a declared length, without
 //     Content-Encoding: the server then spools the file part to a
 //     temporary file instead of holding it in memory;
-//   - the request carries a validly signed, unexpired access token with
-//     the ADMIN role: anyone else cannot make the server read more than
-//     the usual limit (requireAdmin checks the session fully afterwards).
+//   - the request carries the access token of a live session of a user
+//     who is an administrator now (isAdminSession: the signature, the
+//     session version and the role in the database, not the token's role
+//     claim): nobody else, not even a signed-out or demoted administrator's
+//     leftover token, can make the server read more than the usual limit.
 //
 // A larger body is refused with 413 from its Content-Length alone. The
 // HTTP server writes the file part to a temporary file under TMPDIR (Go's
@@ -266,8 +250,7 @@ func (s *Server) backupRequestLimits(h *fasthttp.RequestHeader) fasthttp.Request
 		if !ok {
 			return fasthttp.RequestConfig{}
 		}
-		claims, err := s.Tokens.ParseAccess(strings.TrimSpace(tok))
-		if err != nil || claims.Role != repo.RoleAdmin {
+		if !s.isAdminSession(strings.TrimSpace(tok)) {
 			return fasthttp.RequestConfig{}
 		}
 		limit := s.Config.BackupMaxUpload + 1<<20 // multipart framing

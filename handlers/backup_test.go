@@ -63,7 +63,7 @@ func init() {
 func realBackup(t *testing.T, b *testBundle) backup.Info {
 	t.Helper()
 	info, err := backup.Create(context.Background(), b.db, backup.CreateOptions{
-		BackupDir: b.deps.Config.BackupPath, UploadDir: b.deps.Config.UploadPath})
+		Backups: b.stores().Backups, Files: b.stores().Files})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestBackupCreateListDownloadDelete(t *testing.T) {
 	for i := range 3 {
 		now := time.Date(2025, 3, 4, 5, 6, 7+i, 0, time.UTC)
 		info, err := backup.Create(context.Background(), b.db, backup.CreateOptions{
-			BackupDir: b.deps.Config.BackupPath, UploadDir: b.deps.Config.UploadPath, Now: func() time.Time { return now }})
+			Backups: b.stores().Backups, Files: b.stores().Files, Now: func() time.Time { return now }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -380,6 +380,22 @@ func TestBackupUploadLimits(t *testing.T) {
 	if r := announceUpload(t, base, userTok+"x", size); r.Status != 413 {
 		t.Errorf("large upload with a forged token: %d %s", r.Status, r.Body)
 	}
+	// A token is not enough: the session behind it must be live, and its
+	// user an administrator now.
+	signedOut, signedOutTok := b.user(t, repo.RoleAdmin)
+	if _, err := repo.RevokeUserSessions(context.Background(), b.db, signedOut.ID); err != nil {
+		t.Fatal(err)
+	}
+	if r := announceUpload(t, base, signedOutTok, size); r.Status != 413 {
+		t.Errorf("large upload with a signed-out admin's token: %d %s", r.Status, r.Body)
+	}
+	demoted, demotedTok := b.user(t, repo.RoleAdmin)
+	if _, err := repo.SetUserRole(context.Background(), b.db, demoted.ID, repo.RoleUser); err != nil {
+		t.Fatal(err)
+	}
+	if r := announceUpload(t, base, demotedTok, size); r.Status != 413 {
+		t.Errorf("large upload with a demoted admin's token: %d %s", r.Status, r.Body)
+	}
 	if r := uploadBackup(t, base, adminTok, "backup", archive); r.Status != 201 {
 		t.Errorf("large upload by an admin: %d %s", r.Status, r.Body)
 	}
@@ -398,7 +414,8 @@ func TestBackupUploadLimits(t *testing.T) {
 // once it ends.
 func TestWritesAre503DuringRestore(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	clock := newTestClock()
+	b := setup(t, withClock(clock))
 	_, tok := b.user(t, repo.RoleAdmin)
 	info := realBackup(t, b)
 
@@ -407,7 +424,7 @@ func TestWritesAre503DuringRestore(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		_, err := backup.Restore(context.Background(), b.db, info.Name, backup.RestoreOptions{
-			BackupDir: b.deps.Config.BackupPath, UploadDir: b.deps.Config.UploadPath,
+			Backups: b.stores().Backups, Files: b.stores().Files,
 			AfterTable: func(string) error {
 				if first {
 					first = false
@@ -441,7 +458,8 @@ func TestWritesAre503DuringRestore(t *testing.T) {
 	}
 	// The restore ended every session: sign in again (a fresh token).
 	_, tok = b.user(t, repo.RoleAdmin)
-	time.Sleep(restoreCheckInterval + 100*time.Millisecond)
+	// Writes resume once the API looks again, at most restoreCheckInterval later.
+	clock.Advance(restoreCheckInterval)
 	wantStatus(t, b.do(t, "POST", "/api/backups", nil, tok), 202)
 }
 
@@ -469,7 +487,7 @@ func TestSessionsEndWithRestore(t *testing.T) {
 	}
 
 	if _, err := backup.Restore(context.Background(), b.db, info.Name, backup.RestoreOptions{
-		BackupDir: b.deps.Config.BackupPath, UploadDir: b.deps.Config.UploadPath}); err != nil {
+		Backups: b.stores().Backups, Files: b.stores().Files}); err != nil {
 		t.Fatal(err)
 	}
 	for name, tok := range map[string]string{"admin": adminTok, "user": userTok, "user, issued after the backup": later} {

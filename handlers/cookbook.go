@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"encoding/base64"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -26,7 +24,7 @@ const (
 	cookbookDescriptionMax = 10_000
 )
 
-// cookbookRoutes registers the cookbook routes of API.md, and two
+// cookbookRoutes registers the cookbook routes of docs/api.md, and two
 // extensions: DELETE /cookbooks/:id/image, and GET /cookbooks/:id/recipes
 // (the next pages of a cookbook's recipes without the rest of it).
 func (s *Server) cookbookRoutes(api fiber.Router) {
@@ -46,7 +44,7 @@ func (s *Server) cookbookRoutes(api fiber.Router) {
 	api.Post("/cookbooks/:id/image/from-url", s.requireAuth, s.downloadCookbookImage)
 }
 
-// Cookbook is the cookbook shape of API.md. The arrays are never null.
+// Cookbook is the cookbook shape of docs/api.md. The arrays are never null.
 type Cookbook struct {
 	ID          uuid.UUID `json:"id"`
 	OwnerID     uuid.UUID `json:"ownerId"`
@@ -63,10 +61,10 @@ type Cookbook struct {
 	UpdatedAt            time.Time         `json:"updatedAt"`
 }
 
-func cookbookView(cb repo.Cookbook) Cookbook {
+func (s *Server) cookbookView(cb repo.Cookbook) Cookbook {
 	return Cookbook{
 		ID: cb.ID, OwnerID: cb.OwnerID, Name: cb.Name, Description: cb.Description,
-		ImageURL: uploadURL(cb.ImageKey), ImageVariants: variantURLs(cb.ImageKey, cb.ImageVariants),
+		ImageURL: s.imageURL(cb.ImageKey, false), ImageVariants: s.variantURLs(cb.ImageKey, cb.ImageVariants, false),
 		Tags: nonNilStrings(cb.Tags), AutoFilterCategories: nonNilStrings(cb.AutoFilterCategories),
 		AutoFilterTags: nonNilStrings(cb.AutoFilterTags), CreatedAt: cb.CreatedAt.UTC(), UpdatedAt: cb.UpdatedAt.UTC(),
 	}
@@ -88,7 +86,7 @@ type cookbookDetail struct {
 	CookbookIDs []uuid.UUID `json:"cookbookIds"`
 }
 
-// cookbookRecipePage is a page of a cookbook's recipes in the list shape of API.md.
+// cookbookRecipePage is a page of a cookbook's recipes in the list shape of docs/api.md.
 type cookbookRecipePage struct {
 	Items      []RecipeSummary `json:"items"`
 	NextCursor *string         `json:"nextCursor"`
@@ -116,61 +114,7 @@ func (s *Server) cookbookFor(c *fiber.Ctx, param string) (repo.Cookbook, error) 
 	return cb, nil
 }
 
-// cookbookPage reads limit (default 24, 1..100) and cursor of a list.
-func cookbookPage(c *fiber.Ctx, fe fieldErrors) (limit int, after *cookbookCursor) {
-	limit = 24
-	if v := c.Query("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			fe.add("limit", "must be a whole number from 1 to 100")
-		} else {
-			limit = n
-		}
-	}
-	if v := c.Query("cursor"); v != "" {
-		cur, err := decodeCookbookCursor(v)
-		if err != nil {
-			fe.add("cursor", "is not a cursor this list gave out")
-		} else {
-			after = &cur
-		}
-	}
-	return limit, after
-}
-
-// cookbookCursor is the position in a list ordered newest first on
-// (created_at, id). It travels as opaque base64url text.
-type cookbookCursor struct {
-	CreatedAt time.Time
-	ID        uuid.UUID
-}
-
-func encodeCookbookCursor(at time.Time, id uuid.UUID) *string {
-	s := base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id.String()))
-	return &s
-}
-
-func decodeCookbookCursor(s string) (cookbookCursor, error) {
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return cookbookCursor{}, err
-	}
-	at, id, ok := strings.Cut(string(raw), "|")
-	if !ok {
-		return cookbookCursor{}, errors.New("no separator")
-	}
-	t, err := time.Parse(time.RFC3339Nano, at)
-	if err != nil {
-		return cookbookCursor{}, err
-	}
-	u, err := uuid.Parse(id)
-	if err != nil {
-		return cookbookCursor{}, err
-	}
-	return cookbookCursor{CreatedAt: t, ID: u}, nil
-}
-
-// cookbookListPage is a page of cookbooks in the list shape of API.md.
+// cookbookListPage is a page of cookbooks in the list shape of docs/api.md.
 type cookbookListPage struct {
 	Items      []Cookbook `json:"items"`
 	NextCursor *string    `json:"nextCursor"`
@@ -181,7 +125,7 @@ type cookbookListPage struct {
 // owner=me is accepted (it is what the list always is).
 func (s *Server) listCookbooks(c *fiber.Ctx) error {
 	fe := fieldErrors{}
-	limit, after := cookbookPage(c, fe)
+	limit, after := timeListQuery(c, fe, "owner")
 	if o := c.Query("owner"); o != "" && o != "me" {
 		fe.add("owner", "can only be me: the list holds the caller's own cookbooks")
 	}
@@ -198,10 +142,10 @@ func (s *Server) listCookbooks(c *fiber.Ctx) error {
 	}
 	out := cookbookListPage{Items: make([]Cookbook, 0, len(page.Items)), Total: page.Total}
 	for _, cb := range page.Items {
-		out.Items = append(out.Items, cookbookView(cb))
+		out.Items = append(out.Items, s.cookbookView(cb))
 	}
 	if page.Next != nil {
-		out.NextCursor = encodeCookbookCursor(page.Next.CreatedAt, page.Next.ID)
+		out.NextCursor = encodeCursor(timeCursor{CreatedAt: page.Next.CreatedAt, ID: page.Next.ID})
 	}
 	return c.JSON(out)
 }
@@ -284,7 +228,7 @@ func (s *Server) createCookbook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(cookbookView(cb))
+	return c.Status(fiber.StatusCreated).JSON(s.cookbookView(cb))
 }
 
 // getCookbook answers the cookbook with the first page of its recipes
@@ -302,9 +246,9 @@ func (s *Server) getCookbook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out := cookbookDetail{Cookbook: cookbookView(cb), Recipes: recipes, Cookbooks: []Cookbook{}, RecipeIDs: direct, CookbookIDs: []uuid.UUID{}}
+	out := cookbookDetail{Cookbook: s.cookbookView(cb), Recipes: recipes, Cookbooks: []Cookbook{}, RecipeIDs: direct, CookbookIDs: []uuid.UUID{}}
 	for _, ic := range included {
-		out.Cookbooks = append(out.Cookbooks, cookbookView(ic.Cookbook))
+		out.Cookbooks = append(out.Cookbooks, s.cookbookView(ic.Cookbook))
 		if ic.Direct {
 			out.CookbookIDs = append(out.CookbookIDs, ic.ID)
 		}
@@ -329,7 +273,7 @@ func (s *Server) listCookbookRecipes(c *fiber.Ctx) error {
 // cookbookRecipes resolves one page of the cookbook's recipes for the caller.
 func (s *Server) cookbookRecipes(c *fiber.Ctx, id uuid.UUID) (cookbookRecipePage, []uuid.UUID, error) {
 	fe := fieldErrors{}
-	limit, after := cookbookPage(c, fe)
+	limit, after := timeListQuery(c, fe)
 	if err := fe.err(); err != nil {
 		return cookbookRecipePage{}, nil, err
 	}
@@ -343,10 +287,10 @@ func (s *Server) cookbookRecipes(c *fiber.Ctx, id uuid.UUID) (cookbookRecipePage
 	}
 	out := cookbookRecipePage{Items: make([]RecipeSummary, 0, len(page.Items)), Total: page.Total}
 	for _, r := range page.Items {
-		out.Items = append(out.Items, recipeSummaryView(r))
+		out.Items = append(out.Items, s.recipeSummaryView(r))
 	}
 	if page.Next != nil {
-		out.NextCursor = encodeCookbookCursor(page.Next.CreatedAt, page.Next.ID)
+		out.NextCursor = encodeCursor(timeCursor{CreatedAt: page.Next.CreatedAt, ID: page.Next.ID})
 	}
 	return out, page.Direct, nil
 }
@@ -377,7 +321,7 @@ func (s *Server) updateCookbook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(cookbookView(cb))
+	return c.JSON(s.cookbookView(cb))
 }
 
 // setCookbookAutoFilters sets autoFilterCategories and autoFilterTags
@@ -410,7 +354,7 @@ func (s *Server) setCookbookAutoFilters(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(cookbookView(cb))
+	return c.JSON(s.cookbookView(cb))
 }
 
 // deleteCookbook deletes the cookbook and its links, never its recipes or

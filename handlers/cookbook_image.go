@@ -34,7 +34,7 @@ func (s *Server) uploadCookbookImage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(cookbookView(cb))
+	return c.JSON(s.cookbookView(cb))
 }
 
 // deleteCookbookImage removes the cookbook's image and its files; imageUrl

@@ -3,7 +3,6 @@ package handlers
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -544,7 +543,7 @@ func TestCookbookImageUploadRoutes(t *testing.T) {
 		if imageURL == nil || !strings.HasPrefix(*imageURL, "/uploads/cookbooks/") {
 			t.Fatalf("imageUrl %v", imageURL)
 		}
-		return filepath.Join(b.deps.Config.UploadPath, strings.TrimPrefix(*imageURL, "/uploads/"))
+		return filepath.Join(b.deps.Config.UploadPath, uploadKey(*imageURL))
 	}
 
 	// Named .txt and sent as text: the bytes decide.
@@ -597,7 +596,7 @@ func TestCookbookImageUploadRoutes(t *testing.T) {
 		}
 	}
 	// Nothing changed: the image and the stored files are those of before.
-	if now, _ := repo.GetCookbook(context.Background(), b.db, cb.ID); now.ImageKey == nil || "/uploads/"+*now.ImageKey != *second.ImageURL {
+	if now, _ := repo.GetCookbook(context.Background(), b.db, cb.ID); now.ImageKey == nil || *now.ImageKey != uploadKey(*second.ImageURL) {
 		t.Fatalf("image after refusals: %v", now.ImageKey)
 	}
 	files := 0
@@ -658,7 +657,7 @@ func TestCookbookImageVariants(t *testing.T) {
 	wantFiles := func(want ...string) {
 		t.Helper()
 		for i, u := range want {
-			want[i] = strings.TrimPrefix(u, "/uploads/")
+			want[i] = uploadKey(u)
 		}
 		slices.Sort(want)
 		if got := rcFiles(t, b); !slices.Equal(got, want) {
@@ -669,7 +668,7 @@ func TestCookbookImageVariants(t *testing.T) {
 	first := upload(quadrantJPEG(t, 1000, 600))
 	for name, width := range map[string]int{"thumb": 320, "medium": 800} {
 		u := first.ImageVariants[name]
-		if !strings.HasPrefix(u, strings.TrimSuffix(*first.ImageURL, ".jpg")+"_") {
+		if !strings.HasPrefix(uploadKey(u), strings.TrimSuffix(uploadKey(*first.ImageURL), ".jpg")+"_") {
 			t.Fatalf("%s: %q next to %q", name, u, *first.ImageURL)
 		}
 		r := b.do(t, "GET", u, nil, "")
@@ -724,10 +723,10 @@ func waitImageProcessed(t *testing.T, b *testBundle, tok string, imageURL *strin
 	}
 	var id uuid.UUID
 	if err := b.db.QueryRow(context.Background(), `SELECT j.id FROM app_job j JOIN river_job r ON r.id = j.river_job_id
-		WHERE r.kind = 'image_process' AND r.args->>'imageKey' = $1`, strings.TrimPrefix(*imageURL, "/uploads/")).Scan(&id); err != nil {
+		WHERE r.kind = 'image_process' AND r.args->>'imageKey' = $1`, uploadKey(*imageURL)).Scan(&id); err != nil {
 		t.Fatalf("no image_process job for %s: %v", *imageURL, err)
 	}
-	if j := waitJob(t, b, tok, id); j.State != "completed" {
+	if j := finishedJob(t, b, tok, id); j.State != "completed" {
 		t.Fatalf("image_process job %+v", j)
 	}
 }
@@ -788,7 +787,7 @@ func TestCookbookImageFromURLEndToEnd(t *testing.T) {
 	wantStatus(t, r, 202)
 	var acc struct{ Job Job }
 	r.JSON(t, &acc)
-	j := waitJob(t, b, tok, acc.Job.ID)
+	j := finishedJob(t, b, tok, acc.Job.ID)
 	if j.State != "completed" || !strings.Contains(string(j.Result), cb.ID.String()) {
 		t.Fatalf("job %+v (result %s)", j, j.Result)
 	}
@@ -810,28 +809,11 @@ func TestCookbookImageFromURLEndToEnd(t *testing.T) {
 	r = b.do(t, "POST", "/api/cookbooks/"+cb.ID.String()+"/image/from-url", map[string]any{"url": srv + "/page.html"}, tok)
 	wantStatus(t, r, 202)
 	r.JSON(t, &acc)
-	if j := waitJob(t, b, tok, acc.Job.ID); j.State != "failed" || j.Error == nil || j.Error.Code != "not_an_image" {
+	if j := finishedJob(t, b, tok, acc.Job.ID); j.State != "failed" || j.Error == nil || j.Error.Code != "not_an_image" {
 		t.Fatalf("job %+v", j)
 	}
 	if again := cbGet(t, b, tok, cb.ID, ""); again.ImageURL == nil || *again.ImageURL != *d.ImageURL {
 		t.Fatalf("a failed download changed the image: %v", again.ImageURL)
-	}
-}
-
-func waitJob(t *testing.T, b *testBundle, tok string, id uuid.UUID) Job {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var j Job
-		b.do(t, "GET", "/api/jobs/"+id.String(), nil, tok).JSON(t, &j)
-		if j.State == "completed" || j.State == "failed" || j.State == "cancelled" {
-			return j
-		}
-		if time.Now().After(deadline) {
-			raw, _ := json.Marshal(j)
-			t.Fatalf("job still %s: %s", j.State, raw)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 

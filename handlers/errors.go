@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,7 +12,7 @@ import (
 	"larder/repo"
 )
 
-// Error is an API error: a status and the body of API.md,
+// Error is an API error: a status and the body of docs/api.md,
 // {"error": {"code", "message", "fields"}}.
 type Error struct {
 	Status  int               `json:"-"`
@@ -72,28 +70,6 @@ func (f fieldErrors) err() error {
 		msg = names[0] + ": " + f[names[0]]
 	}
 	return &Error{Status: fiber.StatusBadRequest, Code: "validation_failed", Message: msg, Fields: f}
-}
-
-// decodeJSON reads the request body as JSON into v.
-func decodeJSON(c *fiber.Ctx, v any) error {
-	body := c.Body()
-	if len(bytes.TrimSpace(body)) == 0 {
-		return errInvalid("the request body is empty; a JSON object is expected")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return &Error{Status: fiber.StatusBadRequest, Code: "validation_failed",
-				Message: typeErr.Field + ": must be " + jsonKind(typeErr.Type.Kind().String()),
-				Fields:  map[string]string{typeErr.Field: "must be " + jsonKind(typeErr.Type.Kind().String())}}
-		}
-		return errInvalid("the request body is not valid JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if dec.More() {
-		return errInvalid("the request body holds more than one JSON value")
-	}
-	return nil
 }
 
 func jsonKind(goKind string) string {
@@ -162,13 +138,13 @@ func fromFiberError(fe *fiber.Error) *Error {
 }
 
 // ErrorHandler writes every error, ours and Fiber's own (404, 405, 413), as
-// the one body of API.md. It is the only place the cause of a 5xx is logged.
+// the one body of docs/api.md. It is the only place the cause of a 5xx is logged.
 func ErrorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		apiErr := toAPIError(err)
 		if apiErr.Status >= 500 {
-			logger.Error("request failed", "method", c.Method(), "path", c.Path(),
-				"request_id", requestID(c), "status", apiErr.Status, "error", err)
+			logger.ErrorContext(c.UserContext(), "request failed", "method", c.Method(), "path", c.Path(),
+				"status", apiErr.Status, "error", err)
 		}
 		return c.Status(apiErr.Status).JSON(fiber.Map{"error": apiErr})
 	}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -50,7 +51,7 @@ func TestHealth(t *testing.T) {
 	}
 }
 
-// Every error, Fiber's own included, has the one body of API.md.
+// Every error, Fiber's own included, has the one body of docs/api.md.
 func TestErrorBodies(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -179,10 +180,11 @@ func TestDeletedUsersTokensStopWorking(t *testing.T) {
 	}
 }
 
-// Every API route is in the OpenAPI document.
+// Every route is under /api and in the OpenAPI document; outside /api the
+// app serves only the uploaded files and the web client.
 func TestOpenAPICoversEveryRoute(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := setup(t, func(d *Deps) { d.Web = fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}} })
 	r := b.do(t, "GET", "/api/openapi.json", nil, "")
 	wantStatus(t, r, 200)
 	var doc struct {
@@ -194,14 +196,80 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 	if doc.Info.Version != "2025.10.1" || !strings.HasPrefix(doc.OpenAPI, "3.") {
 		t.Fatalf("document head: %s %s", doc.OpenAPI, doc.Info.Version)
 	}
+	for p := range doc.Paths {
+		if !strings.HasPrefix(p, "/api/") {
+			t.Errorf("the OpenAPI document has %s, outside /api", p)
+		}
+	}
 	param := regexp.MustCompile(`:([A-Za-z]+)`)
 	for _, rt := range b.app.GetRoutes(true) {
-		if !strings.HasPrefix(rt.Path, "/api/") || rt.Method == "HEAD" || rt.Method == "USE" {
+		switch {
+		case rt.Method == "USE" && (rt.Path == "/" || rt.Path == "/api"):
+			continue // middleware, and the web client's file handler
+		case rt.Path == "/uploads" || strings.HasPrefix(rt.Path, "/uploads/") || strings.HasPrefix(rt.Path, "/uploads*"):
+			continue // the stored images
+		case !strings.HasPrefix(rt.Path, "/api/"):
+			t.Errorf("%s %s is outside /api", rt.Method, rt.Path)
+			continue
+		case rt.Method == "HEAD" || rt.Method == "USE":
 			continue
 		}
 		p := param.ReplaceAllString(rt.Path, "{$1}")
 		if _, ok := doc.Paths[p][strings.ToLower(rt.Method)]; !ok {
 			t.Errorf("%s %s is not in the OpenAPI document (as %s)", rt.Method, rt.Path, p)
+		}
+	}
+}
+
+// The document is exact enough to generate the client from: every answer
+// with a body says what the body is, and every error answer is the one
+// error body.
+func TestOpenAPIDescribesEveryBody(t *testing.T) {
+	t.Parallel()
+	raw, err := buildOpenAPI("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]struct {
+				Ref     string `json:"$ref"`
+				Content map[string]struct {
+					Schema json.RawMessage `json:"schema"`
+				} `json:"content"`
+			} `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if len(op.Responses) == 0 {
+				t.Errorf("%s %s documents no answer", method, path)
+			}
+			success := false
+			for code, resp := range op.Responses {
+				switch {
+				case resp.Ref != "":
+					if !strings.HasPrefix(resp.Ref, "#/components/responses/") {
+						t.Errorf("%s %s %s refers to %s", method, path, code, resp.Ref)
+					}
+				case code == "204" || code[0] == '3':
+				case len(resp.Content) == 0:
+					t.Errorf("%s %s %s has a body the document does not describe", method, path, code)
+				default:
+					for ct, c := range resp.Content {
+						if len(c.Schema) == 0 {
+							t.Errorf("%s %s %s (%s) has no schema", method, path, code, ct)
+						}
+					}
+				}
+				success = success || code[0] == '2' || code[0] == '3'
+			}
+			if !success {
+				t.Errorf("%s %s documents no successful answer", method, path)
+			}
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"larder/jobs"
 	"larder/repo"
 	"larder/repo/repotest"
+	"larder/storage"
 	"larder/token"
 )
 
@@ -43,7 +45,8 @@ func setup(t *testing.T, opts ...func(*Deps)) *testBundle {
 	cfg.Env = "test"
 	dir := t.TempDir()
 	cfg.DataDir, cfg.UploadPath, cfg.BackupPath = dir, dir+"/uploads", dir+"/backups"
-	cfg.AuthRateLimit = 1000 // tests of the limit itself set it back
+	cfg.AuthRateLimit = 1000  // tests of the limit itself set it back
+	cfg.ShareRateLimit = 1000 // likewise
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("TEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -160,4 +163,47 @@ func (b *testBundle) serve(t *testing.T) string {
 	go func() { _ = b.app.Listener(ln) }()
 	t.Cleanup(func() { _ = b.app.ShutdownWithTimeout(5 * time.Second) })
 	return "http://" + ln.Addr().String()
+}
+
+// testClock is a clock a test moves by hand (Deps.Clock), so windows and
+// grace periods pass without waiting. It starts at the real time, so that
+// tokens signed on the real clock agree with it.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newTestClock() *testClock { return &testClock{now: time.Now()} }
+
+// Now is the clock's time; pass it as Deps.Clock.
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward.
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// withClock makes the app go by clock.
+func withClock(clock *testClock) func(*Deps) { return func(d *Deps) { d.Clock = clock.Now } }
+// stores are the file stores of the bundle's configuration, as the app
+// opens them.
+func (b *testBundle) stores() storage.Stores {
+	s, err := storage.Open(b.deps.Config, b.db)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// uploadKey is the file-store key of an image address ("/uploads/KEY",
+// with or without a signature).
+func uploadKey(u string) string {
+	u, _, _ = strings.Cut(u, "?")
+	return strings.TrimPrefix(u, "/uploads/")
 }

@@ -11,7 +11,7 @@ import (
 	"larder/repo"
 )
 
-// Job is the job shape of API.md.
+// Job is the job shape of docs/api.md.
 type Job struct {
 	ID       uuid.UUID `json:"id"`
 	Kind     string    `json:"kind"`

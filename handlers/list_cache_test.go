@@ -3,9 +3,11 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -62,42 +64,46 @@ func TestListCacheTotals(t *testing.T) {
 
 func TestListCacheGenerations(t *testing.T) {
 	t.Parallel()
-	c := NewListCache(50 * time.Millisecond)
-	calls := 0
-	count := func(n int64) func() (int64, error) { return func() (int64, error) { calls++; return n, nil } }
-	if n, _ := c.total("k", count(1)); n != 1 {
-		t.Fatal(n)
-	}
-	if n, _ := c.total("k", count(2)); n != 1 || calls != 1 {
-		t.Fatalf("fresh: %d after %d counts", n, calls)
-	}
-	// A write while a count runs: that count answers its caller, and is not kept.
-	n, _ := c.total("w", func() (int64, error) { c.Invalidate(); return 5, nil })
-	if n != 5 {
-		t.Fatal(n)
-	}
-	if n, _ := c.total("w", count(6)); n != 6 {
-		t.Fatalf("a count overtaken by a write was kept: %d", n)
-	}
-	time.Sleep(60 * time.Millisecond)
-	if n, _ := c.total("w", count(7)); n != 7 {
-		t.Fatalf("expired total served: %d", n)
-	}
-	if _, err := c.total("e", func() (int64, error) { return 0, errors.New("boom") }); err == nil {
-		t.Fatal("error lost")
-	}
-	if n, _ := c.total("e", count(8)); n != 8 {
-		t.Fatalf("an error was cached: %d", n)
-	}
-	// No cache: always counts.
-	var none *ListCache
-	none.Invalidate()
-	if n, _ := none.total("k", count(9)); n != 9 {
-		t.Fatal(n)
-	}
-	if NewListCache(0) != nil {
-		t.Fatal("TTL 0 must mean no cache")
-	}
+	// In a synctest bubble the clock is fake: the sleep past the TTL
+	// returns at once.
+	synctest.Test(t, func(t *testing.T) {
+		c := NewListCache(50 * time.Millisecond)
+		calls := 0
+		count := func(n int64) func() (int64, error) { return func() (int64, error) { calls++; return n, nil } }
+		if n, _ := c.total("k", count(1)); n != 1 {
+			t.Fatal(n)
+		}
+		if n, _ := c.total("k", count(2)); n != 1 || calls != 1 {
+			t.Fatalf("fresh: %d after %d counts", n, calls)
+		}
+		// A write while a count runs: that count answers its caller, and is not kept.
+		n, _ := c.total("w", func() (int64, error) { c.Invalidate(); return 5, nil })
+		if n != 5 {
+			t.Fatal(n)
+		}
+		if n, _ := c.total("w", count(6)); n != 6 {
+			t.Fatalf("a count overtaken by a write was kept: %d", n)
+		}
+		time.Sleep(60 * time.Millisecond)
+		if n, _ := c.total("w", count(7)); n != 7 {
+			t.Fatalf("expired total served: %d", n)
+		}
+		if _, err := c.total("e", func() (int64, error) { return 0, errors.New("boom") }); err == nil {
+			t.Fatal("error lost")
+		}
+		if n, _ := c.total("e", count(8)); n != 8 {
+			t.Fatalf("an error was cached: %d", n)
+		}
+		// No cache: always counts.
+		var none *ListCache
+		none.Invalidate()
+		if n, _ := none.total("k", count(9)); n != 9 {
+			t.Fatal(n)
+		}
+		if NewListCache(0) != nil {
+			t.Fatal("TTL 0 must mean no cache")
+		}
+	})
 }
 
 // Followed, the cache hears a write made behind the API's back (a worker,
@@ -116,13 +122,7 @@ func TestListCacheFollowsDatabaseChanges(t *testing.T) {
 	total := func() int64 { return rcList(t, b, tok, url.Values{}).Total }
 	waitFor := func(want int64) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for total() != want {
-			if time.Now().After(deadline) {
-				t.Fatalf("total stays %d, want %d", total(), want)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		eventually(t, fmt.Sprintf("the total to become %d", want), func() bool { return total() == want })
 	}
 	waitFor(0) // listening: until then every total is counted afresh anyway
 
@@ -153,13 +153,7 @@ func TestListCacheFollowsDatabaseChanges(t *testing.T) {
 	if _, err := b.db.Exec(ctx, `UPDATE tag SET name = 'Broth' WHERE name = 'Soup'`); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for soup() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("the renamed tag's total was not refreshed")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	eventually(t, "the renamed tag's total to be refreshed", func() bool { return soup() == 1 })
 	if _, err := b.db.Exec(ctx, `DELETE FROM recipe WHERE id = $1`, id); err != nil {
 		t.Fatal(err)
 	}
@@ -219,54 +213,56 @@ func TestListCacheReusesSearchExpansion(t *testing.T) {
 // computation that fails is not shared as a failure.
 func TestListCacheSharesConcurrentMisses(t *testing.T) {
 	t.Parallel()
-	c := NewListCache(time.Hour)
-	release := make(chan struct{})
-	var mu sync.Mutex
-	calls := 0
-	count := func() (int64, error) {
-		mu.Lock()
-		calls++
-		mu.Unlock()
-		<-release
-		return 42, nil
-	}
-	var wg sync.WaitGroup
-	results := make(chan int64, 8)
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			n, err := c.total("k", count)
-			if err != nil {
-				t.Error(err)
+	synctest.Test(t, func(t *testing.T) {
+		c := NewListCache(time.Hour)
+		release := make(chan struct{})
+		var mu sync.Mutex
+		calls := 0
+		count := func() (int64, error) {
+			mu.Lock()
+			calls++
+			mu.Unlock()
+			<-release
+			return 42, nil
+		}
+		var wg sync.WaitGroup
+		results := make(chan int64, 8)
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				n, err := c.total("k", count)
+				if err != nil {
+					t.Error(err)
+				}
+				results <- n
+			}()
+		}
+		synctest.Wait() // every request has reached the flight and waits in it
+		close(release)
+		wg.Wait()
+		close(results)
+		for n := range results {
+			if n != 42 {
+				t.Fatalf("got %d", n)
 			}
-			results <- n
-		}()
-	}
-	time.Sleep(100 * time.Millisecond) // let every request reach the flight
-	close(release)
-	wg.Wait()
-	close(results)
-	for n := range results {
-		if n != 42 {
-			t.Fatalf("got %d", n)
 		}
-	}
-	if calls != 1 {
-		t.Fatalf("%d computations for 8 concurrent misses", calls)
-	}
+		if calls != 1 {
+			t.Fatalf("%d computations for 8 concurrent misses", calls)
+		}
 
-	failed := false
-	n, err := c.total("f", func() (int64, error) {
-		if !failed {
-			failed = true
-			return 0, errors.New("cancelled")
+		failed := false
+		n, err := c.total("f", func() (int64, error) {
+			if !failed {
+				failed = true
+				return 0, errors.New("cancelled")
+			}
+			return 7, nil
+		})
+		if err != nil || n != 7 {
+			t.Fatalf("after a failed shared computation: %d %v", n, err)
 		}
-		return 7, nil
 	})
-	if err != nil || n != 7 {
-		t.Fatalf("after a failed shared computation: %d %v", n, err)
-	}
 }
 
 // One-category and one-tag totals come from the facet counts: right for

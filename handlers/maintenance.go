@@ -25,6 +25,7 @@ type restoreWatch struct {
 	db     repo.DBTX
 	logger *slog.Logger
 	every  time.Duration
+	now    func() time.Time
 
 	mu      sync.Mutex
 	checked time.Time
@@ -37,16 +38,16 @@ type restoreWatch struct {
 func (w *restoreWatch) active(ctx context.Context) (bool, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if time.Since(w.checked) < w.every {
+	if w.now().Sub(w.checked) < w.every {
 		return w.running, w.err
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	w.running, w.err = repo.RestoreInProgress(ctx, w.db)
 	if w.err != nil {
-		w.logger.Warn("check for a running restore", "error", w.err)
+		w.logger.WarnContext(ctx, "check for a running restore", "error", w.err)
 	}
-	w.checked = time.Now()
+	w.checked = w.now()
 	return w.running, w.err
 }
 
@@ -61,7 +62,7 @@ func (w *restoreWatch) active(ctx context.Context) (bool, error) {
 // too: none could succeed without the database, and letting one through
 // could land it in the middle of a restore.
 func (s *Server) maintenanceGuard() fiber.Handler {
-	w := &restoreWatch{db: s.DB, logger: s.Logger, every: restoreCheckInterval}
+	w := &restoreWatch{db: s.DB, logger: s.Logger, every: restoreCheckInterval, now: s.now}
 	return func(c *fiber.Ctx) error {
 		switch c.Method() {
 		case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:

@@ -113,10 +113,10 @@ func (s *Server) putMappings(c *fiber.Ctx) error {
 // ("mappings[2].stepId").
 func parseMappingBody(c *fiber.Ctx, rec repo.Recipe) ([]repo.Link, error) {
 	var b mappingBody
-	if err := decodeJSON(c, &b); err != nil {
+	fe := fieldErrors{}
+	if err := decodeJSONInto(c, &b, fe); err != nil {
 		return nil, err
 	}
-	fe := fieldErrors{}
 	if b.Mappings == nil {
 		fe.add("mappings", "is required (an empty list removes every link)")
 		return nil, fe.err()

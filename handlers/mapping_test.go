@@ -53,21 +53,14 @@ func startMappingWorkers(t *testing.T, b *testBundle) {
 func waitMappingJobs(t *testing.T, b *testBundle) {
 	t.Helper()
 	ctx := context.Background()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	eventually(t, "every mapping job to finish", func() bool {
 		var pending int
 		if err := b.db.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'mapping_generate'
 			AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&pending); err != nil {
 			t.Fatal(err)
 		}
-		if pending == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d mapping jobs still pending", pending)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return pending == 0
+	})
 	var failed int
 	if err := b.db.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'mapping_generate' AND state <> 'completed'`).Scan(&failed); err != nil {
 		t.Fatal(err)
@@ -223,7 +216,7 @@ func TestMappingsLifecycle(t *testing.T) {
 	if accepted.Job.Kind != "mapping_generate" || accepted.Job.Error != nil {
 		t.Fatalf("job %+v", accepted.Job)
 	}
-	job := mpWaitJob(t, b, tok, accepted.Job.ID)
+	job := completedJob(t, b, tok, accepted.Job.ID)
 	var result struct {
 		RecipeID   uuid.UUID
 		Links      int
@@ -236,28 +229,6 @@ func TestMappingsLifecycle(t *testing.T) {
 	m = mpGet(t, b, tok, rec.ID)
 	if got := mpPairs(t, rec, m.Mappings); !slices.Equal(got, want) || m.Edited || result.Links != len(want) {
 		t.Fatalf("after regeneration: %v (edited %v, result %+v), want %v", got, m.Edited, result, want)
-	}
-}
-
-// mpWaitJob polls GET /api/jobs/:id until the job has finished, and wants it completed.
-func mpWaitJob(t *testing.T, b *testBundle, tok string, id uuid.UUID) Job {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		r := b.do(t, "GET", "/api/jobs/"+id.String(), nil, tok)
-		wantStatus(t, r, 200)
-		var j Job
-		r.JSON(t, &j)
-		switch j.State {
-		case "completed":
-			return j
-		case "failed", "cancelled":
-			t.Fatalf("job %s: %s", j.State, r.Body)
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job still %s", j.State)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 

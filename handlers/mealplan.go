@@ -85,12 +85,12 @@ type MealPlanEntry struct {
 	UpdatedAt         time.Time      `json:"updatedAt"`
 }
 
-func mealPlanEntryView(e repo.MealPlanEntry) MealPlanEntry {
+func (s *Server) mealPlanEntryView(e repo.MealPlanEntry) MealPlanEntry {
 	out := MealPlanEntry{ID: e.ID, PlanID: e.PlanID, Date: e.Day.Format(dateLayout), Meal: e.Meal, Position: e.Position,
 		RecipeUnavailable: e.RecipeUnavailable, Title: e.Title, Servings: e.Servings, Note: e.Note,
 		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC()}
 	if e.Recipe != nil {
-		r := recipeSummaryView(*e.Recipe)
+		r := s.recipeSummaryView(*e.Recipe)
 		out.Recipe = &r
 	}
 	return out
@@ -181,7 +181,7 @@ func (s *Server) getMealPlanRange(c *fiber.Ctx) error {
 	out := MealPlanRange{Plan: mealPlanView(plan), From: from.Format(dateLayout), To: to.Format(dateLayout),
 		Entries: make([]MealPlanEntry, len(entries))}
 	for i, e := range entries {
-		out.Entries[i] = mealPlanEntryView(e)
+		out.Entries[i] = s.mealPlanEntryView(e)
 	}
 	return c.JSON(out)
 }
@@ -287,7 +287,7 @@ func (s *Server) createMealPlanEntry(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(mealPlanEntryView(e))
+	return c.Status(fiber.StatusCreated).JSON(s.mealPlanEntryView(e))
 }
 
 // editableEntry returns the entry named by :id if the caller may edit its
@@ -309,7 +309,7 @@ func (s *Server) getMealPlanEntry(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(mealPlanEntryView(e))
+	return c.JSON(s.mealPlanEntryView(e))
 }
 
 // currentInput is an entry's values as an input, its recipe as stored.
@@ -363,7 +363,7 @@ func (s *Server) saveEntry(c *fiber.Ctx, id uuid.UUID, in repo.MealPlanEntryInpu
 	if err != nil {
 		return err
 	}
-	return c.JSON(mealPlanEntryView(e))
+	return c.JSON(s.mealPlanEntryView(e))
 }
 
 // moveMealPlanEntry answers POST /api/mealplan/entries/:id/move {date, meal}.

@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"context"
 	"errors"
+	"time"
 
 	jwtware "github.com/gofiber/contrib/jwt"
 	"github.com/gofiber/fiber/v2"
@@ -100,4 +102,23 @@ func (s *Server) loadCaller(c *fiber.Ctx) error {
 	}
 	c.Locals(callerKey, &Caller{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role})
 	return nil
+}
+
+// isAdminSession reports whether raw is the access token of a live session
+// of a current administrator: what requireAdmin checks, for the one place
+// that must decide before the request reaches the handlers (the body limit
+// of backup uploads, decided on the headers alone).
+func (s *Server) isAdminSession(raw string) bool {
+	claims, err := s.Tokens.ParseAccess(raw)
+	if err != nil {
+		return false
+	}
+	id, err := claims.UserID()
+	if err != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	u, err := repo.GetSessionUser(ctx, s.DB, id, claims.SessionVersion)
+	return err == nil && u.Role == repo.RoleAdmin
 }

@@ -15,32 +15,35 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 	"github.com/ulule/limiter/v3"
-	"github.com/ulule/limiter/v3/drivers/store/memory"
 	redisstore "github.com/ulule/limiter/v3/drivers/store/redis"
 
 	"larder/config"
 )
 
-// rateLimiter counts attempts on the credential routes per client address
+// rateLimiter counts attempts: on the credential routes per client address
 // (AUTH_RATE_LIMIT, the specification's 5 per 15 minutes), each route on its
-// own count. With REDIS_URL the counts live in Redis, shared by every API
-// instance; otherwise in this process.
+// own count, and on a few signed-in routes per user. With REDIS_URL the
+// counts live in Redis, shared by every API instance; otherwise in this
+// process, on the clock the app was given (so tests pass a window without
+// waiting it out).
 type rateLimiter struct {
-	shared  *limiter.Limiter // Redis or memory
-	local   *limiter.Limiter // memory; also the fallback while Redis fails
+	shared  limiter.Store // Redis or memory
+	local   limiter.Store // memory; also the fallback while Redis fails
+	auth    limiter.Rate
 	trusted []netip.Prefix
 	logger  *slog.Logger
+	now     func() time.Time
 }
 
-func newRateLimiter(cfg config.Config, logger *slog.Logger) *rateLimiter {
-	rate := limiter.Rate{Period: cfg.AuthRateLimitWindow, Limit: int64(cfg.AuthRateLimit)}
-	local := limiter.New(memory.NewStoreWithOptions(limiter.StoreOptions{Prefix: "auth", CleanUpInterval: time.Minute}), rate)
-	rl := &rateLimiter{shared: local, local: local, trusted: cfg.TrustedProxies, logger: logger}
+func newRateLimiter(cfg config.Config, logger *slog.Logger, now func() time.Time) *rateLimiter {
+	local := newMemoryStore(now)
+	rl := &rateLimiter{shared: local, local: local, trusted: cfg.TrustedProxies, logger: logger, now: now,
+		auth: limiter.Rate{Period: cfg.AuthRateLimitWindow, Limit: int64(cfg.AuthRateLimit)}}
 	if cfg.RedisURL != "" {
 		opts, err := redis.ParseURL(cfg.RedisURL.Reveal())
 		if err != nil {
 			// config.Load validated the URL's form; this is the driver's own refusal.
-			logger.Error("REDIS_URL cannot be used; counting sign-in attempts in this process only", "error", err)
+			logger.Error("REDIS_URL cannot be used; counting attempts in this process only", "error", err)
 			return rl
 		}
 		// A slow or missing Redis must not hold up sign-ins for long.
@@ -48,32 +51,78 @@ func newRateLimiter(cfg config.Config, logger *slog.Logger) *rateLimiter {
 		// than after go-redis's own retries.
 		opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = 2*time.Second, time.Second, time.Second
 		opts.MaxRetries, opts.DialerRetries = -1, 1
-		rl.shared = limiter.New(&lazyRedisStore{client: redis.NewClient(opts)}, rate)
+		rl.shared = &lazyRedisStore{client: redis.NewClient(opts), now: now}
 	}
 	return rl
 }
 
-// limit refuses the request with 429 and Retry-After once the client has
-// used up its attempts on the route called name.
+// add counts n attempts (n may be negative: an attempt given back) for key
+// and returns the count's state.
+func (rl *rateLimiter) add(ctx context.Context, key string, n int64, rate limiter.Rate) limiter.Context {
+	lc, err := rl.shared.Increment(ctx, key, n, rate)
+	if err != nil {
+		// Counting per instance beats both refusing every sign-in and
+		// not counting at all.
+		rl.logger.Warn("rate limit store failed; counting in this process", "error", err)
+		lc, _ = rl.local.Increment(ctx, key, n, rate)
+	}
+	return lc
+}
+
+// refuse is the 429 of a used-up count, with Retry-After.
+func (rl *rateLimiter) refuse(c *fiber.Ctx, lc limiter.Context, who string) error {
+	// The store gives the window's end in whole seconds, rounded down;
+	// round the wait up, so a client that waits as told is never refused
+	// again.
+	end := time.Unix(lc.Reset+1, 0)
+	wait := max(int64(math.Ceil(end.Sub(rl.now()).Seconds())), 1)
+	c.Set(fiber.HeaderRetryAfter, strconv.FormatInt(wait, 10))
+	return newError(fiber.StatusTooManyRequests, "rate_limited",
+		"too many attempts %s; try again in %s", who, humanSeconds(wait))
+}
+
+// limit refuses the request with 429 and Retry-After once the client's
+// address has used up its attempts on the route called name.
 func (rl *rateLimiter) limit(name string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		key := name + ":" + rl.clientAddr(c).String()
-		lc, err := rl.shared.Get(c.UserContext(), key)
-		if err != nil {
-			// Counting per instance beats both refusing every sign-in and
-			// not counting at all.
-			rl.logger.Warn("rate limit store failed; counting in this process", "error", err)
-			lc, _ = rl.local.Get(c.UserContext(), key)
+		if lc := rl.add(c.UserContext(), key, 1, rl.auth); lc.Reached {
+			return rl.refuse(c, lc, "from your address")
 		}
-		if lc.Reached {
-			// The store gives the window's end in whole seconds, rounded
-			// down; round the wait up, so a client that waits as told is
-			// never refused again.
-			end := time.Unix(lc.Reset+1, 0)
-			wait := max(int64(math.Ceil(time.Until(end).Seconds())), 1)
-			c.Set(fiber.HeaderRetryAfter, strconv.FormatInt(wait, 10))
-			return newError(fiber.StatusTooManyRequests, "rate_limited",
-				"too many attempts from your address; try again in %s", humanSeconds(wait))
+		return c.Next()
+	}
+}
+
+// limitFailures is limit for sign-in: only failed attempts count, so a
+// household behind one address does not lock itself out by signing in.
+// The attempt is counted before the handler runs and given back when it
+// succeeds: counting only afterwards would let a burst of parallel guesses
+// all pass the check before any of them is counted.
+func (rl *rateLimiter) limitFailures(name string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		key := name + ":" + rl.clientAddr(c).String()
+		if lc := rl.add(c.UserContext(), key, 1, rl.auth); lc.Reached {
+			return rl.refuse(c, lc, "from your address")
+		}
+		err := c.Next()
+		status := c.Response().StatusCode()
+		if err != nil {
+			status = toAPIError(err).Status
+		}
+		if status < 400 {
+			rl.add(c.UserContext(), key, -1, rl.auth)
+		}
+		return err
+	}
+}
+
+// limitUser counts every attempt of the signed-in caller on the route
+// called name (after requireAuth), rate at a time.
+func (rl *rateLimiter) limitUser(name string, rate limiter.Rate) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		key := name + ":user:" + caller(c).ID.String()
+		if lc := rl.add(c.UserContext(), key, 1, rate); lc.Reached {
+			return rl.refuse(c, lc, "from your account")
 		}
 		return c.Next()
 	}
@@ -157,6 +206,7 @@ func parseHop(s string) (netip.Addr, bool) {
 // Redis is down each sign-in does not wait for a connection timeout.
 type lazyRedisStore struct {
 	client *redis.Client
+	now    func() time.Time
 	mu     sync.Mutex
 	store  limiter.Store
 	// downUntil is when Redis may be tried again after a failure.
@@ -171,7 +221,7 @@ var errRedisDown = errors.New("rate limit store: Redis failed recently; not retr
 func (s *lazyRedisStore) get() (limiter.Store, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if time.Now().Before(s.downUntil) {
+	if s.now().Before(s.downUntil) {
 		return nil, errRedisDown
 	}
 	if s.store != nil {
@@ -179,7 +229,7 @@ func (s *lazyRedisStore) get() (limiter.Store, error) {
 	}
 	st, err := redisstore.NewStoreWithOptions(s.client, limiter.StoreOptions{Prefix: "larder:auth-rate"})
 	if err != nil {
-		s.downUntil = time.Now().Add(redisRetryAfter)
+		s.downUntil = s.now().Add(redisRetryAfter)
 		return nil, fmt.Errorf("connect rate limit store: %w", err)
 	}
 	s.store = st
@@ -195,7 +245,7 @@ func (s *lazyRedisStore) do(op func(limiter.Store) (limiter.Context, error)) (li
 	lc, err := op(st)
 	if err != nil {
 		s.mu.Lock()
-		s.downUntil = time.Now().Add(redisRetryAfter)
+		s.downUntil = s.now().Add(redisRetryAfter)
 		s.mu.Unlock()
 	}
 	return lc, err

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -12,7 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"larder/config"
+	"larder/password"
+	"larder/repo"
+	"larder/repo/repotest"
 )
 
 // credentialRoutes are the rate-limited routes, with a request for each.
@@ -39,16 +45,15 @@ func (b *testBundle) attempt(t *testing.T, method, path, body string, headers ..
 }
 
 // Five attempts per route and address, the sixth is 429 with Retry-After,
-// and the window resets.
+// and the window resets (on the test's clock, so nothing waits).
 func TestRateLimit(t *testing.T) {
 	t.Parallel()
 	for _, rt := range credentialRoutes {
 		t.Run(rt.path, func(t *testing.T) {
 			t.Parallel()
-			// The window is short so the test can wait for it to pass, and
-			// long enough that five attempts fit in it on a busy machine.
-			const window = 3 * time.Second
-			b := setup(t, fastHash, withRate(5, window))
+			const window = 15 * time.Minute
+			clock := newTestClock()
+			b := setup(t, fastHash, withRate(5, window), withClock(clock))
 			for i := 1; i <= 5; i++ {
 				if r := b.attempt(t, rt.method, rt.path, rt.body); r.Status == 429 {
 					t.Fatalf("attempt %d refused", i)
@@ -59,7 +64,7 @@ func TestRateLimit(t *testing.T) {
 				t.Fatalf("6th attempt: %d %s", r.Status, r.Body)
 			}
 			wait, err := strconv.Atoi(r.Header.Get("Retry-After"))
-			if err != nil || wait < 1 || wait > 4 {
+			if err != nil || wait < 899 || wait > 901 {
 				t.Fatalf("Retry-After %q with a %s window", r.Header.Get("Retry-After"), window)
 			}
 			// Another route keeps its own count.
@@ -70,13 +75,47 @@ func TestRateLimit(t *testing.T) {
 			if r := b.attempt(t, other.method, other.path, other.body); r.Status == 429 {
 				t.Fatalf("%s was limited by attempts on %s", other.path, rt.path)
 			}
-			// Once the window has passed (as Retry-After said), attempts are
+			// Just before the time Retry-After gave, still refused; at it,
 			// allowed again.
-			time.Sleep(time.Duration(wait)*time.Second + 100*time.Millisecond)
+			clock.Advance(time.Duration(wait-2) * time.Second)
+			if r := b.attempt(t, rt.method, rt.path, rt.body); r.Status != 429 {
+				t.Fatalf("before the window ended: %d %s", r.Status, r.Body)
+			}
+			clock.Advance(2 * time.Second)
 			if r := b.attempt(t, rt.method, rt.path, rt.body); r.Status == 429 {
 				t.Fatalf("after the window: %d %s", r.Status, r.Body)
 			}
 		})
+	}
+}
+
+// Sign-in counts failed attempts only: a household behind one address can
+// sign in as often as it likes, while wrong passwords are still limited,
+// successes in between included.
+func TestLoginLimitCountsFailuresOnly(t *testing.T) {
+	t.Parallel()
+	b := setup(t, fastHash, withRate(5, 15*time.Minute))
+	u := repotest.CreateUser(t, b.db, repo.RoleUser)
+	hash, err := password.Hash("Right-password-2025", bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.SetUserPassword(context.Background(), b.db, u.ID, hash); err != nil {
+		t.Fatal(err)
+	}
+	good := fmt.Sprintf(`{"email":%q,"password":"Right-password-2025"}`, u.Email)
+	bad := fmt.Sprintf(`{"email":%q,"password":"Wrong-password-2025"}`, u.Email)
+	for i := 1; i <= 12; i++ {
+		wantStatus(t, b.attempt(t, "POST", "/api/auth/login", good), 200)
+	}
+	for i := 1; i <= 4; i++ {
+		wantStatus(t, b.attempt(t, "POST", "/api/auth/login", bad), 401)
+		wantStatus(t, b.attempt(t, "POST", "/api/auth/login", good), 200)
+	}
+	wantStatus(t, b.attempt(t, "POST", "/api/auth/login", bad), 401)
+	// Five failures used the window up: now even the right password waits.
+	if r := b.attempt(t, "POST", "/api/auth/login", good); r.Status != 429 {
+		t.Fatalf("after five failures: %d %s", r.Status, r.Body)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/ulule/limiter/v3"
 
 	"larder/ingredient"
 	"larder/jobs"
@@ -43,9 +44,8 @@ const (
 	recipeMinutesMax     = 100_000
 )
 
-// recipeRoutes registers the recipe, share, image and tag routes. app is
-// for the one route the specification prints without /api.
-func (s *Server) recipeRoutes(app, api fiber.Router) {
+// recipeRoutes registers the recipe, share, image and tag routes.
+func (s *Server) recipeRoutes(api fiber.Router) {
 	api.Get("/recipes", s.optionalAuth, s.listRecipes)
 	api.Post("/recipes", s.requireAuth, s.createRecipe)
 	api.Get("/recipes/:id", s.optionalAuth, s.getRecipe)
@@ -53,16 +53,14 @@ func (s *Server) recipeRoutes(app, api fiber.Router) {
 	api.Delete("/recipes/:id", s.requireAuth, s.deleteRecipe)
 	api.Post("/recipes/:id/image", s.requireAuth, s.uploadRecipeImage)
 	api.Delete("/recipes/:id/image", s.requireAuth, s.deleteRecipeImage)
-	// Outside /api, so the restore guard of app.go does not cover it.
-	app.Delete("/recipes/:id/image", s.maintenanceGuard(), s.requireAuth, s.deleteRecipeImage)
 	api.Get("/recipes/:id/shares", s.requireAuth, s.listShares)
-	api.Post("/recipes/:id/shares", s.requireAuth, s.addShare)
+	api.Post("/recipes/:id/shares", s.requireAuth, s.limits.limitUser("share", limiter.Rate{Limit: int64(s.Config.ShareRateLimit), Period: s.Config.ShareRateLimitWindow}), s.addShare)
 	api.Delete("/recipes/:id/shares/:userId", s.requireAuth, s.removeShare)
 	api.Get("/tags", s.optionalAuth, s.listTags)
 	api.Get("/categories", s.optionalAuth, s.listCategories)
 }
 
-// RecipeSummary is a recipe as lists show it: the Recipe shape of API.md
+// RecipeSummary is a recipe as lists show it: the Recipe shape of docs/api.md
 // without the ingredient and instruction sections.
 type RecipeSummary struct {
 	ID           uuid.UUID `json:"id"`
@@ -85,7 +83,7 @@ type RecipeSummary struct {
 	UpdatedAt     time.Time         `json:"updatedAt"`
 }
 
-// Recipe is the Recipe shape of API.md.
+// Recipe is the Recipe shape of docs/api.md.
 type Recipe struct {
 	RecipeSummary
 	IngredientSections  []IngredientSection  `json:"ingredientSections"`
@@ -120,11 +118,11 @@ type Step struct {
 	Text string    `json:"text"`
 }
 
-func recipeSummaryView(r repo.RecipeSummary) RecipeSummary {
+func (s *Server) recipeSummaryView(r repo.RecipeSummary) RecipeSummary {
 	return RecipeSummary{
 		ID: r.ID, OwnerID: r.OwnerID, Title: r.Title, Description: r.Description, Servings: r.Servings,
 		PrepMinutes: r.PrepMinutes, CookMinutes: r.CookMinutes, TotalMinutes: r.TotalMinutes,
-		SourceURL: r.SourceURL, ImageURL: uploadURL(r.ImageKey), ImageVariants: variantURLs(r.ImageKey, r.ImageVariants),
+		SourceURL: r.SourceURL, ImageURL: s.imageURL(r.ImageKey, r.Visibility == repo.VisibilityPublic), ImageVariants: s.variantURLs(r.ImageKey, r.ImageVariants, r.Visibility == repo.VisibilityPublic),
 		Visibility: r.Visibility, Categories: nonNilStrings(r.Categories), Tags: nonNilStrings(r.Tags),
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
@@ -134,9 +132,9 @@ func recipeSummaryView(r repo.RecipeSummary) RecipeSummary {
 // a fifth of the API's work in answering GET /api/recipes/:id.
 var ingredientLines = ingredient.NewMemo(50_000)
 
-func recipeView(r repo.Recipe) Recipe {
+func (s *Server) recipeView(r repo.Recipe) Recipe {
 	v := Recipe{
-		RecipeSummary:       recipeSummaryView(r.RecipeSummary),
+		RecipeSummary:       s.recipeSummaryView(r.RecipeSummary),
 		IngredientSections:  make([]IngredientSection, len(r.IngredientSections)),
 		InstructionSections: make([]InstructionSection, len(r.InstructionSections)),
 	}
@@ -241,7 +239,7 @@ func (s *Server) createRecipe(c *fiber.Ctx) error {
 		return err
 	}
 	c.Location("/api/recipes/" + id.String())
-	return c.Status(fiber.StatusCreated).JSON(recipeView(rec))
+	return c.Status(fiber.StatusCreated).JSON(s.recipeView(rec))
 }
 
 // updateRecipe answers PUT /api/recipes/:id: the body replaces the recipe
@@ -280,7 +278,7 @@ func (s *Server) updateRecipe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(recipeView(rec))
+	return c.JSON(s.recipeView(rec))
 }
 
 // deleteRecipe answers DELETE /api/recipes/:id (the owner or an ADMIN):
@@ -334,17 +332,35 @@ type instructionSectBody struct {
 }
 
 // parseRecipeBody decodes and validates a recipe body; every problem is
-// reported under its field's path ("ingredientSections[1].ingredients[0].text").
-// existing is the recipe being edited: item ids must be its own; on create
-// (nil) item ids are ignored.
+// reported under its field's path ("ingredientSections[1].ingredients[0].text"),
+// shape and content problems together. existing is the recipe being
+// edited: item ids must be its own; on create (nil) item ids are ignored.
+// Its steps: decode, the recipe's own fields, then each list of sections.
 func parseRecipeBody(c *fiber.Ctx, existing *repo.Recipe) (repo.RecipeInput, error) {
 	var b recipeBody
-	if err := decodeJSON(c, &b); err != nil {
+	fe := fieldErrors{}
+	if err := decodeJSONInto(c, &b, fe); err != nil {
 		return repo.RecipeInput{}, err
 	}
-	fe := fieldErrors{}
-	in := repo.RecipeInput{Visibility: repo.VisibilityPrivate}
+	in := recipeFields(fe, b)
+	items := newItemIDs(existing)
+	ingNames, ingItems := make([]string, len(b.IngredientSections)), make([][]itemBody, len(b.IngredientSections))
+	for i, s := range b.IngredientSections {
+		ingNames[i], ingItems[i] = s.Name, s.Items
+	}
+	insNames, insItems := make([]string, len(b.InstructionSections)), make([][]itemBody, len(b.InstructionSections))
+	for i, s := range b.InstructionSections {
+		insNames[i], insItems[i] = s.Name, s.Items
+	}
+	in.IngredientSections = items.sections(fe, "ingredientSections", "ingredients", ingNames, ingItems, recipeIngredientsMax, recipeIngredientMax)
+	in.InstructionSections = items.sections(fe, "instructionSections", "steps", insNames, insItems, recipeStepsMax, recipeStepMax)
+	return in, fe.err()
+}
 
+// recipeFields checks the recipe's own fields: title, description, times,
+// source, visibility, categories and tags.
+func recipeFields(fe fieldErrors, b recipeBody) repo.RecipeInput {
+	in := repo.RecipeInput{Visibility: repo.VisibilityPrivate}
 	if b.Title == nil || strings.TrimSpace(*b.Title) == "" {
 		fe.add("title", "is required")
 	} else {
@@ -379,76 +395,84 @@ func parseRecipeBody(c *fiber.Ctx, existing *repo.Recipe) (repo.RecipeInput, err
 	}
 	in.Categories = cleanLabels(fe, "categories", b.Categories)
 	in.Tags = cleanLabels(fe, "tags", b.Tags)
+	return in
+}
 
-	// Item ids the client sent back must be the recipe's own, each once.
-	own := map[uuid.UUID]bool{}
+// itemIDs checks the item ids a client sends back: on an edit they must be
+// the recipe's own, each once; on create there are none to keep.
+type itemIDs struct {
+	editing bool
+	own     map[uuid.UUID]bool
+	seen    map[uuid.UUID]bool
+}
+
+func newItemIDs(existing *repo.Recipe) *itemIDs {
+	ids := &itemIDs{editing: existing != nil, own: map[uuid.UUID]bool{}, seen: map[uuid.UUID]bool{}}
 	if existing != nil {
 		for _, s := range existing.IngredientSections {
 			for _, it := range s.Items {
-				own[it.ID] = true
+				ids.own[it.ID] = true
 			}
 		}
 		for _, s := range existing.InstructionSections {
 			for _, it := range s.Items {
-				own[it.ID] = true
+				ids.own[it.ID] = true
 			}
 		}
 	}
-	seen := map[uuid.UUID]bool{}
-	sections := func(field, itemsName string, names []string, items [][]itemBody, maxItems, maxText int) []repo.Section {
-		if len(names) > recipeSectionsMax {
-			fe.add(field, "may have at most %d sections", recipeSectionsMax)
-			return nil
-		}
-		out := make([]repo.Section, len(names))
-		count := 0
-		for i, name := range names {
-			path := fmt.Sprintf("%s[%d]", field, i)
-			out[i] = repo.Section{Name: strings.TrimSpace(name), Items: []repo.Item{}}
-			checkLength(fe, path+".name", out[i].Name, recipeSectionNameMax)
-			for j, it := range items[i] {
-				ipath := fmt.Sprintf("%s.%s[%d]", path, itemsName, j)
-				count++
-				var item repo.Item
-				if it.Text == nil || strings.TrimSpace(*it.Text) == "" {
-					fe.add(ipath+".text", "is required")
-				} else {
-					item.Text = strings.TrimSpace(*it.Text)
-					checkLength(fe, ipath+".text", item.Text, maxText)
-				}
-				if existing != nil && it.ID != nil && *it.ID != "" {
-					id, err := uuid.Parse(*it.ID)
-					switch {
-					case err != nil:
-						fe.add(ipath+".id", "is not an id")
-					case !own[id]:
-						fe.add(ipath+".id", "is not one of this recipe's items; leave it out for a new one")
-					case seen[id]:
-						fe.add(ipath+".id", "appears twice")
-					default:
-						seen[id] = true
-						item.ID = id
-					}
-				}
-				out[i].Items = append(out[i].Items, item)
+	return ids
+}
+
+// sections checks one list of sections (ingredients or steps) and returns it.
+func (ids *itemIDs) sections(fe fieldErrors, field, itemsName string, names []string, items [][]itemBody, maxItems, maxText int) []repo.Section {
+	if len(names) > recipeSectionsMax {
+		fe.add(field, "may have at most %d sections", recipeSectionsMax)
+		return nil
+	}
+	out := make([]repo.Section, len(names))
+	count := 0
+	for i, name := range names {
+		path := fmt.Sprintf("%s[%d]", field, i)
+		out[i] = repo.Section{Name: strings.TrimSpace(name), Items: []repo.Item{}}
+		checkLength(fe, path+".name", out[i].Name, recipeSectionNameMax)
+		for j, it := range items[i] {
+			ipath := fmt.Sprintf("%s.%s[%d]", path, itemsName, j)
+			count++
+			var item repo.Item
+			if it.Text == nil || strings.TrimSpace(*it.Text) == "" {
+				fe.add(ipath+".text", "is required")
+			} else {
+				item.Text = strings.TrimSpace(*it.Text)
+				checkLength(fe, ipath+".text", item.Text, maxText)
 			}
+			item.ID = ids.check(fe, ipath+".id", it.ID)
+			out[i].Items = append(out[i].Items, item)
 		}
-		if count > maxItems {
-			fe.add(field, "may have at most %d %s in all", maxItems, itemsName)
-		}
-		return out
 	}
-	ingNames, ingItems := make([]string, len(b.IngredientSections)), make([][]itemBody, len(b.IngredientSections))
-	for i, s := range b.IngredientSections {
-		ingNames[i], ingItems[i] = s.Name, s.Items
+	if count > maxItems {
+		fe.add(field, "may have at most %d %s in all", maxItems, itemsName)
 	}
-	insNames, insItems := make([]string, len(b.InstructionSections)), make([][]itemBody, len(b.InstructionSections))
-	for i, s := range b.InstructionSections {
-		insNames[i], insItems[i] = s.Name, s.Items
+	return out
+}
+
+// check returns the id an item keeps, uuid.Nil for a new item.
+func (ids *itemIDs) check(fe fieldErrors, path string, raw *string) uuid.UUID {
+	if !ids.editing || raw == nil || *raw == "" {
+		return uuid.Nil
 	}
-	in.IngredientSections = sections("ingredientSections", "ingredients", ingNames, ingItems, recipeIngredientsMax, recipeIngredientMax)
-	in.InstructionSections = sections("instructionSections", "steps", insNames, insItems, recipeStepsMax, recipeStepMax)
-	return in, fe.err()
+	id, err := uuid.Parse(*raw)
+	switch {
+	case err != nil:
+		fe.add(path, "is not an id")
+	case !ids.own[id]:
+		fe.add(path, "is not one of this recipe's items; leave it out for a new one")
+	case ids.seen[id]:
+		fe.add(path, "appears twice")
+	default:
+		ids.seen[id] = true
+		return id
+	}
+	return uuid.Nil
 }
 
 // checkLength adds a field error when s has more than max characters.

@@ -33,7 +33,7 @@ func (s *Server) uploadRecipeImage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(recipeView(rec))
+	return c.JSON(s.recipeView(rec))
 }
 
 // deleteRecipeImage answers DELETE /api/recipes/:id/image, and the same

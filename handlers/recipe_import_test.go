@@ -144,30 +144,6 @@ func startImport(t *testing.T, b *testBundle, tok string, body any) Job {
 	return acc.Job
 }
 
-// eventually polls until ok holds, failing after 30 s.
-func eventually(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// finishedJob waits for the job to end and returns it.
-func finishedJob(t *testing.T, b *testBundle, tok string, id uuid.UUID) Job {
-	t.Helper()
-	var j Job
-	eventually(t, "job "+id.String(), func() bool {
-		j = Job{}
-		b.do(t, "GET", "/api/jobs/"+id.String(), nil, tok).JSON(t, &j)
-		return j.State == "completed" || j.State == "failed" || j.State == "cancelled"
-	})
-	return j
-}
-
 // importedRecipe waits for the import to complete and reads its recipe.
 func importedRecipe(t *testing.T, b *testBundle, tok string, id uuid.UUID) Recipe {
 	t.Helper()

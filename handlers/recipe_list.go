@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"encoding/base64"
-	"encoding/json"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,7 +14,7 @@ import (
 // recipeQueryMax bounds the length of a search.
 const recipeQueryMax = 200
 
-// RecipePage is a page of GET /api/recipes in the list shape of API.md.
+// RecipePage is a page of GET /api/recipes in the list shape of docs/api.md.
 type RecipePage struct {
 	Items      []RecipeSummary `json:"items"`
 	NextCursor *string         `json:"nextCursor"`
@@ -38,32 +36,20 @@ func encodeRecipeCursor(c *repo.RecipeCursor, search bool) *string {
 	if c == nil {
 		return nil
 	}
-	raw, _ := json.Marshal(recipeCursor{Search: search, Tier: c.Tier, CreatedAt: c.CreatedAt, ID: c.ID})
-	s := base64.RawURLEncoding.EncodeToString(raw)
-	return &s
-}
-
-func decodeRecipeCursor(s string) (recipeCursor, bool) {
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return recipeCursor{}, false
-	}
-	var c recipeCursor
-	if err := json.Unmarshal(raw, &c); err != nil || c.ID == uuid.Nil || c.CreatedAt.IsZero() {
-		return recipeCursor{}, false
-	}
-	return c, true
+	return encodeCursor(recipeCursor{Search: search, Tier: c.Tier, CreatedAt: c.CreatedAt, ID: c.ID})
 }
 
 // listRecipes answers GET /api/recipes: the recipes the caller may read,
 // newest first, or the best matches first for q; filters category, tag,
 // visibility and owner (me, or a user id).
 func (s *Server) listRecipes(c *fiber.Ctx) error {
-	limit, err := pageLimit(c)
-	if err != nil {
-		return err
-	}
 	fe := fieldErrors{}
+	var cursor recipeCursor
+	limit, hasCursor := listQuery(c, fe, &cursor, "q", "category", "tag", "visibility", "owner")
+	if hasCursor && (cursor.ID == uuid.Nil || cursor.CreatedAt.IsZero()) {
+		badCursor(fe)
+		hasCursor = false
+	}
 	var f repo.RecipeFilter
 	f.Category = strings.TrimSpace(c.Query("category"))
 	f.Tag = strings.TrimSpace(c.Query("tag"))
@@ -96,12 +82,6 @@ func (s *Server) listRecipes(c *fiber.Ctx) error {
 		fe.add("q", "must be at most %d characters", recipeQueryMax)
 	}
 	var after *repo.RecipeCursor
-	cursor, hasCursor := recipeCursor{}, false
-	if v := c.Query("cursor"); v != "" {
-		if cursor, hasCursor = decodeRecipeCursor(v); !hasCursor {
-			fe.add("cursor", "is not a cursor this list gave out")
-		}
-	}
 	if err := fe.err(); err != nil {
 		return err
 	}
@@ -137,7 +117,7 @@ func (s *Server) listRecipes(c *fiber.Ctx) error {
 	out := RecipePage{Items: make([]RecipeSummary, len(page.Items)), Total: total,
 		NextCursor: encodeRecipeCursor(page.Next, f.Search != nil)}
 	for i, r := range page.Items {
-		out.Items[i] = recipeSummaryView(r)
+		out.Items[i] = s.recipeSummaryView(r)
 	}
 	return c.JSON(out)
 }

@@ -16,7 +16,7 @@ type RecipeRead struct {
 
 // recipeRead adds the owner's name to rec when the caller is someone else.
 func (s *Server) recipeRead(c *fiber.Ctx, rec repo.Recipe) (RecipeRead, error) {
-	out := RecipeRead{Recipe: recipeView(rec)}
+	out := RecipeRead{Recipe: s.recipeView(rec)}
 	if me := caller(c); me != nil && me.ID == rec.OwnerID {
 		return out, nil
 	}

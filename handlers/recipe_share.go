@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -34,31 +32,20 @@ type SharePage struct {
 	Total      int64   `json:"total"`
 }
 
-type shareCursor struct {
-	CreatedAt time.Time `json:"t"`
-	UserID    uuid.UUID `json:"u"`
-}
-
 // listShares answers GET /api/recipes/:id/shares (owner only), oldest first.
 func (s *Server) listShares(c *fiber.Ctx) error {
 	rec, err := s.ownedRecipe(c, false)
 	if err != nil {
 		return err
 	}
-	limit, err := pageLimit(c)
-	if err != nil {
+	fe := fieldErrors{}
+	limit, cur := timeListQuery(c, fe)
+	if err := fe.err(); err != nil {
 		return err
 	}
 	var after *repo.ShareCursor
-	if v := c.Query("cursor"); v != "" {
-		var cur shareCursor
-		raw, err := base64.RawURLEncoding.DecodeString(v)
-		if err != nil || json.Unmarshal(raw, &cur) != nil || cur.UserID == uuid.Nil {
-			fe := fieldErrors{}
-			fe.add("cursor", "is not a cursor this list gave out")
-			return fe.err()
-		}
-		after = &repo.ShareCursor{CreatedAt: cur.CreatedAt, UserID: cur.UserID}
+	if cur != nil {
+		after = &repo.ShareCursor{CreatedAt: cur.CreatedAt, UserID: cur.ID}
 	}
 	items, next, total, err := repo.ListShares(c.UserContext(), s.DB, rec.ID, limit, after)
 	if err != nil {
@@ -69,17 +56,24 @@ func (s *Server) listShares(c *fiber.Ctx) error {
 		out.Items[i] = shareView(sh)
 	}
 	if next != nil {
-		raw, _ := json.Marshal(shareCursor{CreatedAt: next.CreatedAt, UserID: next.UserID})
-		cur := base64.RawURLEncoding.EncodeToString(raw)
-		out.NextCursor = &cur
+		out.NextCursor = encodeCursor(timeCursor{CreatedAt: next.CreatedAt, ID: next.UserID})
 	}
 	return c.JSON(out)
 }
 
+// errNoShareAccount is the one answer for an address that cannot receive
+// a share, whether no account has it or its account is not verified: the
+// two must look alike, or the route tells who registered without
+// confirming (anyone can register any address).
+var errNoShareAccount = newError(fiber.StatusNotFound, "not_found",
+	"no account you can share with has this email address")
+
 // addShare answers POST /api/recipes/:id/shares {email} (owner only): 201
 // with the share, or 200 with the existing one when already shared. Sharing
-// with yourself is 400; an email no user has is 404; a share beyond
-// repo.MaxShares is 409.
+// with yourself is 400; an address without a verified account is 404; a
+// share beyond repo.MaxShares is 409. Attempts are limited per user
+// (SHARE_RATE_LIMIT): each one tells whether an address has an account, so
+// without a bound the route would list the service's users.
 func (s *Server) addShare(c *fiber.Ctx) error {
 	rec, err := s.ownedRecipe(c, false)
 	if err != nil {
@@ -99,8 +93,8 @@ func (s *Server) addShare(c *fiber.Ctx) error {
 	}
 	ctx := c.UserContext()
 	u, err := repo.GetUserByEmail(ctx, s.DB, email)
-	if errors.Is(err, repo.ErrNotFound) {
-		return newError(fiber.StatusNotFound, "not_found", "no user has the email address %s", email)
+	if errors.Is(err, repo.ErrNotFound) || (err == nil && !u.EmailVerified) {
+		return errNoShareAccount
 	}
 	if err != nil {
 		return err

@@ -1,13 +1,19 @@
 package handlers
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/uuid"
+
+	"larder/config"
 	"larder/repo"
 )
 
@@ -168,4 +174,52 @@ func TestRecipeAtEveryLimit(t *testing.T) {
 	// An edit that keeps it at the limits saves too.
 	wantStatus(t, b.do(t, "PUT", p, map[string]any{"title": strings.ToUpper(title), "visibility": "SHARED",
 		"categories": tags, "tags": categories}, ownerTok), 200)
+}
+
+// Sharing tells nothing about which addresses have accounts: an unverified
+// account answers exactly like no account, and each user has a bounded
+// number of attempts per hour.
+func TestShareDoesNotProbeAccounts(t *testing.T) {
+	t.Parallel()
+	clock := newTestClock()
+	def, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := setup(t, withClock(clock), func(d *Deps) {
+		d.Config.ShareRateLimit, d.Config.ShareRateLimitWindow = def.ShareRateLimit, def.ShareRateLimitWindow
+	})
+	_, ownerTok := b.user(t, repo.RoleUser)
+	_, otherTok := b.user(t, repo.RoleUser)
+	unverified, err := repo.CreateUser(context.Background(), b.db, repo.CreateUserParams{
+		Email: "pending-" + uuid.NewString()[:8] + "@example.test", Role: repo.RoleUser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := rcCreate(t, b, ownerTok, map[string]any{"title": "Secret Stew", "visibility": "SHARED"})
+	p := "/api/recipes/" + rec.ID.String() + "/shares"
+
+	none := b.do(t, "POST", p, map[string]string{"email": "nobody-" + uuid.NewString()[:8] + "@example.test"}, ownerTok)
+	pending := b.do(t, "POST", p, map[string]string{"email": unverified.Email}, ownerTok)
+	wantStatus(t, none, 404)
+	if pending.Status != none.Status || string(pending.Body) != string(none.Body) {
+		t.Fatalf("unverified account: %d %s; no account: %d %s", pending.Status, pending.Body, none.Status, none.Body)
+	}
+
+	// 30 attempts an hour per user (two are used above), then 429 with
+	// Retry-After; another user keeps their own count.
+	for i := 3; i <= 30; i++ {
+		if r := b.do(t, "POST", p, map[string]string{"email": fmt.Sprintf("guess%d@example.test", i)}, ownerTok); r.Status != 404 {
+			t.Fatalf("attempt %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	r := b.do(t, "POST", p, map[string]string{"email": "guess31@example.test"}, ownerTok)
+	if wait, _ := strconv.Atoi(r.Header.Get("Retry-After")); r.Status != 429 || r.ErrorCode() != "rate_limited" || wait < 3599 || wait > 3601 {
+		t.Fatalf("31st attempt: %d %s Retry-After %q", r.Status, r.Body, r.Header.Get("Retry-After"))
+	}
+	otherRec := rcCreate(t, b, otherTok, map[string]any{"title": "Other", "visibility": "SHARED"})
+	wantStatus(t, b.do(t, "POST", "/api/recipes/"+otherRec.ID.String()+"/shares", map[string]string{"email": "x@example.test"}, otherTok), 404)
+	// An hour later the owner may try again.
+	clock.Advance(time.Hour)
+	wantStatus(t, b.do(t, "POST", p, map[string]string{"email": "guess32@example.test"}, ownerTok), 404)
 }

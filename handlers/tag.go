@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"encoding/base64"
 	"strconv"
 	"strings"
 
@@ -51,25 +50,16 @@ type labelPage struct {
 // readable recipe: pages are kept in the list cache, which every change of
 // a recipe, a tag or a share empties (ListCache).
 func (s *Server) listLabels(c *fiber.Ctx, kind string, list labelLister) error {
-	limit, err := pageLimit(c)
-	if err != nil {
-		return err
-	}
-	after := ""
-	if v := c.Query("cursor"); v != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(v)
-		if err != nil || len(raw) == 0 {
-			fe := fieldErrors{}
-			fe.add("cursor", "is not a cursor this list gave out")
-			return fe.err()
-		}
-		after = string(raw)
-	}
+	fe := fieldErrors{}
+	// The position is the last name of the previous page.
+	var after string
+	limit, _ := listQuery(c, fe, &after, "q")
 	prefix := strings.TrimSpace(c.Query("q"))
 	if len(prefix) > recipeLabelMax {
-		fe := fieldErrors{}
 		fe.add("q", "must be at most %d characters", recipeLabelMax)
-		return fe.err()
+	}
+	if err := fe.err(); err != nil {
+		return err
 	}
 	v := viewer(c)
 	who := "public"
@@ -93,8 +83,7 @@ func (s *Server) listLabels(c *fiber.Ctx, kind string, list labelLister) error {
 		out.Items[i] = Tag{Name: t.Name, Count: t.Count}
 	}
 	if next != nil {
-		cur := base64.RawURLEncoding.EncodeToString([]byte(*next))
-		out.NextCursor = &cur
+		out.NextCursor = encodeCursor(*next)
 	}
 	return c.JSON(out)
 }

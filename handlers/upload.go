@@ -15,6 +15,7 @@ import (
 	"larder/imageproc"
 	"larder/jobs"
 	"larder/repo"
+	"larder/storage"
 )
 
 // Image uploads, shared by every resource that has an image (recipes and
@@ -120,13 +121,18 @@ func (s *Server) removeImage(ctx context.Context, owner repo.ImageOwner, id uuid
 	return nil
 }
 
-// files is the store of uploaded files: Deps.Files, else the directory
-// UPLOAD_PATH (which app.go serves at /uploads).
+// files is the store of uploaded files: Deps.Files, else the
+// configuration's (served at /uploads by serveUpload).
 func (s *Server) files() filestore.Store {
 	if s.Files != nil {
 		return s.Files
 	}
-	return filestore.Local{Root: s.Config.UploadPath}
+	if s.stores.Backups == nil { // a Server not made by New (tests)
+		if st, err := storage.Open(s.Config, s.DB); err == nil {
+			return st.Files
+		}
+	}
+	return s.stores.Files
 }
 
 // storeImage stores enc under a new random key in the folder prefix and
@@ -152,26 +158,4 @@ func (s *Server) deleteImageFiles(ctx context.Context, img *repo.StoredImage) {
 	if img != nil {
 		s.deleteStoredFiles(ctx, imageproc.StoredFiles(img.Key, img.Variants))
 	}
-}
-
-// uploadURL is the address a stored file is served at, nil for no file.
-func uploadURL(key *string) *string {
-	if key == nil {
-		return nil
-	}
-	u := "/uploads/" + *key
-	return &u
-}
-
-// variantURLs are the addresses of an image's renditions by name ("thumb",
-// "medium"), as Recipe and Cookbook show them: {} until the image job has
-// made them, and for a row without an image.
-func variantURLs(key *string, variants map[string]string) map[string]string {
-	urls := make(map[string]string, len(variants))
-	if key != nil {
-		for name, k := range variants {
-			urls[name] = *uploadURL(&k)
-		}
-	}
-	return urls
 }

@@ -54,7 +54,7 @@ import (
 	"golang.org/x/image/webp"
 )
 
-// Default limits. MaxBytes is the 20 MB of API.md, read as 20 MiB.
+// Default limits. MaxBytes is the 20 MB of docs/api.md, read as 20 MiB.
 const (
 	DefaultMaxBytes     int64 = 20 << 20
 	DefaultMaxPixels    int64 = 40_000_000
@@ -266,4 +266,20 @@ func formatBytes(n int64) string {
 		return fmt.Sprintf("%d KB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// Sniff returns the format the leading bytes of a file announce (16 are
+// enough), or "" for anything but JPEG, PNG, GIF and WEBP.
+func Sniff(head []byte) Format { return sniff(head) }
+
+// FormatOfExt returns the format a stored file's extension names (".jpg",
+// ".png", ".gif", ".webp"), or "" for any other: the allow-list of what is
+// stored and served.
+func FormatOfExt(ext string) Format {
+	for _, f := range []Format{JPEG, PNG, GIF, WEBP} {
+		if ext == f.Ext() {
+			return f
+		}
+	}
+	return ""
 }

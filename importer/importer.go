@@ -132,6 +132,7 @@ func (im *Importer) rendered(ctx context.Context, rawURL string, plainErr error,
 	rec, err := extract.FromHTML(page.HTML, page.URL)
 	switch {
 	case err == nil:
+		rec.Via = "browser_fallback"
 		return rec, nil
 	case !errors.Is(err, extract.ErrNoRecipe):
 		if plain != nil {

@@ -39,10 +39,11 @@ type BackupCreateWorker struct {
 func (w *BackupCreateWorker) Work(ctx context.Context, job *river.Job[BackupCreateArgs]) error {
 	cfg := w.deps.Config
 	info, err := backup.Create(ctx, w.deps.DB, backup.CreateOptions{
-		BackupDir: cfg.BackupPath,
-		UploadDir: cfg.UploadPath,
+		Backups:   w.deps.stores().Backups,
+		Files:     w.deps.fileStore(),
 		Scheduled: job.Args.Scheduled,
 		Progress:  func(f float64) { w.deps.recorder().progress(ctx, job.JobRow, f) },
+		Now:       w.deps.Clock,
 	})
 	if err != nil {
 		return w.deps.recorder().finish(ctx, job.JobRow, nil, err)
@@ -50,12 +51,12 @@ func (w *BackupCreateWorker) Work(ctx context.Context, job *river.Job[BackupCrea
 	if job.Args.Scheduled {
 		// The new backup is complete; a failed prune is logged, not a
 		// failed backup, and the next run tries again.
-		removed, err := backup.Prune(cfg.BackupPath, cfg.BackupKeep)
+		removed, err := backup.Prune(ctx, w.deps.stores().Backups, cfg.BackupKeep)
 		if err != nil {
-			w.deps.Logger.Warn("prune scheduled backups", "error", err)
+			w.deps.Logger.WarnContext(ctx, "prune scheduled backups", "error", err)
 		}
 		if len(removed) > 0 {
-			w.deps.Logger.Info("removed old scheduled backups", "names", removed, "keep", cfg.BackupKeep)
+			w.deps.Logger.InfoContext(ctx, "removed old scheduled backups", "names", removed, "keep", cfg.BackupKeep)
 		}
 	}
 	return w.deps.recorder().finish(ctx, job.JobRow, map[string]string{"name": info.Name}, nil)

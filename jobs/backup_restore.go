@@ -41,33 +41,31 @@ type BackupRestoreWorker struct {
 // missing backup or a restore already running end the job with a message
 // the administrator can act on; the database and files are then unchanged.
 func (w *BackupRestoreWorker) Work(ctx context.Context, job *river.Job[BackupRestoreArgs]) error {
-	cfg := w.deps.Config
+	stores := w.deps.stores()
 	res, err := backup.Restore(ctx, w.deps.DB, job.Args.Name, backup.RestoreOptions{
-		BackupDir:  cfg.BackupPath,
-		UploadDir:  cfg.UploadPath,
+		Backups:    stores.Backups,
+		Files:      stores.Files,
+		TempDir:    stores.Scratch,
 		Progress:   func(f float64) { w.deps.recorder().progress(ctx, job.JobRow, f) },
 		AfterTable: w.afterTable,
-		Logger:     w.deps.Logger,
+		Logger:     w.deps.Logger.With("job_id", job.ID, "job_kind", job.Kind), // the restore logs without its context
 	})
 	var refusal *backup.Refusal
 	switch {
 	case err == nil:
-		w.deps.Logger.Info("backup restored", "name", res.Name, "schema_version", res.SchemaVersion,
+		w.deps.Logger.InfoContext(ctx, "backup restored", "name", res.Name, "schema_version", res.SchemaVersion,
 			"migrated_to", res.MigratedTo, "rows", res.Rows, "files", res.Files)
 		return w.deps.recorder().finish(ctx, job.JobRow, res, nil)
 	case errors.As(err, &refusal):
 		err = Fail(refusal.Code, refusal.Message+"; nothing was changed")
 	case errors.Is(err, backup.ErrNotFound), errors.Is(err, backup.ErrInvalidName):
 		err = Fail("not_found", fmt.Sprintf("there is no backup named %q", job.Args.Name))
-	case errors.Is(err, backup.ErrFilesNotSwapped):
-		w.deps.Logger.Error("restore incomplete", "name", job.Args.Name, "error", err)
-		err = Fail("restore_incomplete", "the database was restored but the uploaded files could not be moved into place; the server log says where they are")
 	case errors.Is(err, backup.ErrRestoreRunning):
 		err = Fail("restore_running", "another restore is running; start this one again when it has finished")
 	default:
 		// Anything else (the database went away, the disk filled up) also
 		// left everything as it was; the log has the cause.
-		w.deps.Logger.Error("restore failed", "name", job.Args.Name, "error", err)
+		w.deps.Logger.ErrorContext(ctx, "restore failed", "name", job.Args.Name, "error", err)
 		err = Fail("restore_failed", "the restore failed and nothing was changed; the server log has details")
 	}
 	return w.deps.recorder().finish(ctx, job.JobRow, nil, err)

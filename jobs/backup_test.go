@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,8 +20,11 @@ import (
 
 	"larder/backup"
 	"larder/config"
+	"larder/filestore"
+	"larder/filestore/s3test"
 	"larder/repo"
 	"larder/repo/repotest"
+	"larder/storage"
 )
 
 type backupBundle struct {
@@ -32,6 +34,7 @@ type backupBundle struct {
 	create  *rivertest.Worker[BackupCreateArgs, pgx.Tx]
 	restore *rivertest.Worker[BackupRestoreArgs, pgx.Tx]
 	rw      *BackupRestoreWorker
+	stores  storage.Stores
 }
 
 func backupSetup(t *testing.T) *backupBundle {
@@ -44,14 +47,24 @@ func backupSetup(t *testing.T) *backupBundle {
 	}
 	dir := t.TempDir()
 	cfg.UploadPath, cfg.BackupPath = filepath.Join(dir, "uploads"), filepath.Join(dir, "backups")
-	deps := &Deps{DB: db, Logger: logger, Config: cfg}
+	// The backup jobs run against the real S3 server: what several
+	// machines share.
+	bucket := s3test.Store(t)
+	stores := storage.Stores{
+		Files: filestore.Generations{Base: bucket.WithPrefix("uploads"), Current: func(ctx context.Context) (string, error) {
+			return repo.FileGeneration(ctx, db)
+		}},
+		Backups: bucket.WithPrefix("backups"),
+		Scratch: filepath.Join(dir, "tmp"),
+	}
+	deps := &Deps{DB: db, Logger: logger, Config: cfg, Storage: stores}
 	q, err := NewQueue(db, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rw := &BackupRestoreWorker{deps: deps}
 	return &backupBundle{
-		db: db, q: q, cfg: cfg, rw: rw,
+		db: db, q: q, cfg: cfg, rw: rw, stores: stores,
 		create:  rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger}, river.Worker[BackupCreateArgs](&BackupCreateWorker{deps: deps})),
 		restore: rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger}, river.Worker[BackupRestoreArgs](rw)),
 	}
@@ -104,10 +117,7 @@ func TestBackupJobsRoundTrip(t *testing.T) {
 	if _, err := b.db.Exec(ctx, `INSERT INTO recipe (owner_id, title) VALUES ($1, 'Soup')`, admin.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(b.cfg.UploadPath, "recipes", "ab"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(b.cfg.UploadPath, "recipes", "ab", "soup.jpg"), []byte("jpeg"), 0o644); err != nil {
+	if err := b.stores.Files.Put(ctx, "recipes/ab/soup.jpg", strings.NewReader("\xff\xd8\xff\xe0jpeg")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -119,14 +129,14 @@ func TestBackupJobsRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(*j.Result, &created); err != nil || !backup.ValidName(created.Name) {
 		t.Fatalf("create result %s: %v", *j.Result, err)
 	}
-	if _, err := backup.Stat(b.cfg.BackupPath, created.Name); err != nil {
+	if _, err := backup.Stat(ctx, b.stores.Backups, created.Name); err != nil {
 		t.Fatal(err)
 	}
 
 	if _, err := b.db.Exec(ctx, `UPDATE recipe SET title = 'Changed'`); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(b.cfg.UploadPath, "recipes", "ab", "soup.jpg")); err != nil {
+	if err := b.stores.Files.Delete(ctx, "recipes/ab/soup.jpg"); err != nil {
 		t.Fatal(err)
 	}
 	j = runBackupJob(t, b, b.restore, nil, BackupRestoreArgs{Name: created.Name})
@@ -141,7 +151,7 @@ func TestBackupJobsRoundTrip(t *testing.T) {
 	if err := b.db.QueryRow(ctx, `SELECT title FROM recipe`).Scan(&title); err != nil || title != "Soup" {
 		t.Errorf("recipe title after restore %q, %v", title, err)
 	}
-	if _, err := os.Stat(filepath.Join(b.cfg.UploadPath, "recipes", "ab", "soup.jpg")); err != nil {
+	if _, err := b.stores.Files.Stat(ctx, "recipes/ab/soup.jpg"); err != nil {
 		t.Errorf("file not restored: %v", err)
 	}
 }
@@ -166,7 +176,7 @@ func TestBackupRestoreJobFailures(t *testing.T) {
 	if _, err := b.db.Exec(ctx, `INSERT INTO tag (name) VALUES ('after the backup')`); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(b.cfg.BackupPath, "backup-20200101T000000Z.zip"), []byte("not a zip at all"), 0o600); err != nil {
+	if err := b.stores.Backups.Put(context.Background(), "backup-20200101T000000Z.zip", strings.NewReader("not a zip at all")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -203,13 +213,16 @@ func TestScheduledBackupsArePruned(t *testing.T) {
 	t.Parallel()
 	b := backupSetup(t)
 	b.cfg.BackupKeep = 2
-	deps := &Deps{DB: b.db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Config: b.cfg}
+	// Backups are named by the second; the clock moves one a run.
+	at := time.Now()
+	clock := func() time.Time { return at }
+	deps := &Deps{DB: b.db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Config: b.cfg, Clock: clock, Storage: b.stores}
 	b.create = rivertest.NewWorker(t, riverpgxv5.New(b.db), &river.Config{}, river.Worker[BackupCreateArgs](&BackupCreateWorker{deps: deps}))
 
 	manual := runBackupJob(t, b, b.create, nil, BackupCreateArgs{})
 	var names []string
 	for range 4 {
-		time.Sleep(time.Second) // one name per second
+		at = at.Add(time.Second)
 		j := runBackupJob(t, b, b.create, nil, BackupCreateArgs{Scheduled: true})
 		var r struct{ Name string }
 		_ = json.Unmarshal(*j.Result, &r)
@@ -217,7 +230,7 @@ func TestScheduledBackupsArePruned(t *testing.T) {
 	}
 	var m struct{ Name string }
 	_ = json.Unmarshal(*manual.Result, &m)
-	list, err := backup.List(b.cfg.BackupPath)
+	list, err := backup.List(context.Background(), b.stores.Backups)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -128,7 +128,7 @@ func (w *SendEmailWorker) send(ctx context.Context, args SendEmailArgs) (map[str
 	err = w.deps.mailer().Send(ctx, msg)
 	if err != nil {
 		if derr := repo.DeleteVerificationToken(context.WithoutCancel(ctx), w.deps.DB, hash); derr != nil {
-			w.deps.Logger.Warn("delete the token of an unsent email", "user_id", user.ID, "error", derr)
+			w.deps.Logger.WarnContext(ctx, "delete the token of an unsent email", "user_id", user.ID, "error", derr)
 		}
 	}
 	var se *mailer.Error

@@ -13,6 +13,7 @@ import (
 	"larder/imageproc"
 	"larder/importer/fetch"
 	"larder/repo"
+	"larder/storage"
 )
 
 // Image files, shared by the jobs that store images (the downloads of
@@ -23,12 +24,24 @@ import (
 const ImageMaxBytes = imageproc.DefaultMaxBytes
 
 // fileStore is the store of uploaded files: Deps.Files, else the
-// directory UPLOAD_PATH.
+// configuration's.
 func (d *Deps) fileStore() filestore.Store {
 	if d.Files != nil {
 		return d.Files
 	}
-	return filestore.Local{Root: d.Config.UploadPath}
+	return d.stores().Files
+}
+
+// stores are Deps.Storage, else those the configuration names.
+func (d *Deps) stores() storage.Stores {
+	if d.Storage.Backups != nil {
+		return d.Storage
+	}
+	s, err := storage.Open(d.Config, d.DB)
+	if err != nil { // the configuration was validated at start
+		panic(fmt.Sprintf("storage: %v", err))
+	}
+	return s
 }
 
 // deleteStored removes files nothing names any more (filestore.DeleteOrphans).

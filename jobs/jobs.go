@@ -19,6 +19,8 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
 
+	"larder/logctx"
+	"larder/metrics"
 	"larder/repo"
 )
 
@@ -78,7 +80,7 @@ type recorder struct {
 func (r recorder) progress(ctx context.Context, job *rivertype.JobRow, fraction float64) {
 	fraction = min(max(fraction, 0), 1)
 	if err := repo.SetJobProgress(ctx, r.db, job.ID, fraction); err != nil {
-		r.logger.Warn("record job progress", "job_id", job.ID, "job_kind", job.Kind, "error", err)
+		r.logger.WarnContext(ctx, "record job progress", "error", err)
 	}
 }
 
@@ -113,7 +115,7 @@ func (r recorder) finish(ctx context.Context, job *rivertype.JobRow, result any,
 	}
 	if job.Attempt >= job.MaxAttempts {
 		if rerr := repo.FailJob(ctx, r.db, job.ID, "internal", "the job failed after several attempts; the server log has details"); rerr != nil {
-			r.logger.Error("record job failure", "job_id", job.ID, "error", rerr)
+			r.logger.ErrorContext(ctx, "record job failure", "error", rerr)
 		}
 	}
 	return err
@@ -127,6 +129,8 @@ type ClientConfig struct {
 	// died and makes it available to another worker.
 	RescueAfter time.Duration
 	Periodic    []*river.PeriodicJob
+	// Metrics, if not nil, records every job attempt (METRICS_ADDR).
+	Metrics *metrics.Registry
 }
 
 // NewClient returns a River client that works the given queues with workers.
@@ -156,6 +160,7 @@ func NewClient(pool *pgxpool.Pool, logger *slog.Logger, workers *river.Workers, 
 		DiscardedJobRetentionPeriod: 7 * 24 * time.Hour,
 		CancelledJobRetentionPeriod: 7 * 24 * time.Hour,
 		PeriodicJobs:                cc.Periodic,
+		Middleware:                  middleware(cc.Metrics),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("river client: %w", err)
@@ -181,3 +186,22 @@ func Shutdown(client *river.Client[pgx.Tx], grace time.Duration) error {
 func queueOpts(queue string, maxAttempts int) river.InsertOpts {
 	return river.InsertOpts{Queue: queue, MaxAttempts: maxAttempts}
 }
+
+// middleware wraps every job: its log lines carry its id and kind
+// (logctx), and its attempt is counted when metrics are on.
+func middleware(m *metrics.Registry) []rivertype.Middleware {
+	out := []rivertype.Middleware{&logMiddleware{}}
+	if m != nil {
+		out = append(out, m.JobMiddleware())
+	}
+	return out
+}
+
+type logMiddleware struct{ river.MiddlewareDefaults }
+
+func (*logMiddleware) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
+	return doInner(logctx.With(ctx, "job_id", job.ID, "job_kind", job.Kind))
+}
+
+// Client is the River client under the queue (River UI reads through it).
+func (q *Queue) Client() *river.Client[pgx.Tx] { return q.client }

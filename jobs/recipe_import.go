@@ -80,7 +80,7 @@ func (w *ImportRecipeWorker) Work(ctx context.Context, job *river.Job[ImportReci
 		// No attempt will read the pasted page again. (A success
 		// deleted it with the recipe.)
 		if derr := repo.DeleteImportPage(context.WithoutCancel(ctx), w.deps.DB, *job.Args.PageID); derr != nil {
-			w.deps.Logger.Warn("delete pasted page", "job_id", job.ID, "error", derr)
+			w.deps.Logger.WarnContext(ctx, "delete pasted page", "error", derr)
 		}
 	}
 	if err != nil {
@@ -119,7 +119,7 @@ func (w *ImportRecipeWorker) importRecipe(ctx context.Context, job *river.Job[Im
 	}
 	rec, pageURL, err := w.read(importer.WithStage(ctx, stage), args)
 	if err != nil {
-		return nil, w.failure(job, err)
+		return nil, w.failure(ctx, job, err)
 	}
 	w.deps.recorder().progress(ctx, job.JobRow, 0.6)
 	stage(StageSaving)
@@ -170,6 +170,7 @@ func (w *ImportRecipeWorker) importRecipe(ctx context.Context, job *river.Job[Im
 	if err != nil {
 		return nil, fmt.Errorf("save imported recipe: %w", err)
 	}
+	w.deps.Metrics.ImportOutcome(rec.Via, "ok")
 	return &res, nil
 }
 
@@ -195,7 +196,7 @@ func (w *ImportRecipeWorker) read(ctx context.Context, args ImportRecipeArgs) (e
 // failure turns an import error into the job's outcome, as ImportRecipeWorker
 // describes. Errors importer.Describe does not know (the job's context
 // ended, the database) are returned as they are, for River to retry.
-func (w *ImportRecipeWorker) failure(job *river.Job[ImportRecipeArgs], err error) error {
+func (w *ImportRecipeWorker) failure(ctx context.Context, job *river.Job[ImportRecipeArgs], err error) error {
 	if isFailure(err) {
 		return err
 	}
@@ -204,13 +205,14 @@ func (w *ImportRecipeWorker) failure(job *river.Job[ImportRecipeArgs], err error
 		return err
 	}
 	if importRetryable(err, code) && job.Attempt < job.MaxAttempts {
-		w.deps.Logger.Info("import attempt failed; will retry", "job_id", job.ID, "url", job.Args.URL,
+		w.deps.Logger.InfoContext(ctx, "import attempt failed; will retry", "url", job.Args.URL,
 			"code", code, "attempt", job.Attempt, "error", err)
 		return err
 	}
 	// The cause (which address, which status, why Chromium did not
 	// help) is for the log; the user gets the message.
-	w.deps.Logger.Info("import failed", "job_id", job.ID, "url", job.Args.URL, "code", code, "error", err)
+	w.deps.Logger.InfoContext(ctx, "import failed", "url", job.Args.URL, "code", code, "error", err)
+	w.deps.Metrics.ImportOutcome("", code)
 	return Fail(code, message)
 }
 

@@ -12,6 +12,8 @@ import (
 	"larder/importer"
 	"larder/importer/fetch"
 	"larder/mailer"
+	"larder/metrics"
+	"larder/storage"
 )
 
 // Deps is what the workers need. cmd/worker (and cmd/api --workers) builds it.
@@ -21,15 +23,22 @@ type Deps struct {
 	Config config.Config
 	// Mailer sends the account emails (mailer.New: SMTP, or the log).
 	Mailer mailer.Mailer
-	// Files stores uploaded images; nil means the directory UPLOAD_PATH.
+	// Files stores uploaded images; nil means Storage.Files.
 	Files filestore.Store
+	// Storage holds the images and the backups (storage.Open); the zero
+	// value means the stores the configuration names.
+	Storage storage.Stores
 	// Fetcher reaches other servers (images by URL) under the SSRF rules;
 	// nil means one built from the configuration.
 	Fetcher *fetch.Client
+	// Metrics, if not nil, counts import outcomes (METRICS_ADDR).
+	Metrics *metrics.Registry
 	// Importer reads recipes from web pages (over Fetcher, with the
 	// Chromium renderer when this process works the import queue); nil
 	// means a plain importer over Fetcher, without a browser.
 	Importer *importer.Importer
+	// Clock names backups by their time; nil is time.Now. Tests move it.
+	Clock func() time.Time
 }
 
 func (d *Deps) recorder() recorder { return recorder{db: d.DB, logger: d.Logger} }

@@ -5,7 +5,6 @@ package password
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -25,12 +24,20 @@ const MinLength = 8
 // otherwise be the same password).
 const MaxBytes = 72
 
-// Check returns what is wrong with a new password, or "" when it meets the
-// rule: at least 8 characters with an uppercase letter, a lowercase letter
-// and a number, and at most 72 bytes.
+// Rule is the one message for a password that breaks the rule, whichever
+// part it breaks: it names every part, so that a person fixing one part
+// does not discover the next one only on the next attempt, and every place
+// that checks a password (register, reset, admin create-admin) says the
+// same.
+var Rule = fmt.Sprintf("must be at least %d characters long (at most %d bytes) and contain an uppercase letter, a lowercase letter and a number",
+	MinLength, MaxBytes)
+
+// Check returns Rule when pw breaks the rule (at least 8 characters with
+// an uppercase letter, a lowercase letter and a number, and at most 72
+// bytes), or "" when it meets it.
 func Check(pw string) string {
-	if len(pw) > MaxBytes {
-		return fmt.Sprintf("must be at most %d bytes long", MaxBytes)
+	if len(pw) > MaxBytes || utf8.RuneCountInString(pw) < MinLength {
+		return Rule
 	}
 	var upper, lower, digit bool
 	for _, r := range pw {
@@ -43,33 +50,10 @@ func Check(pw string) string {
 			digit = true
 		}
 	}
-	var missing []string
-	if !upper {
-		missing = append(missing, "an uppercase letter")
-	}
-	if !lower {
-		missing = append(missing, "a lowercase letter")
-	}
-	if !digit {
-		missing = append(missing, "a number")
-	}
-	short := utf8.RuneCountInString(pw) < MinLength
-	switch {
-	case short && len(missing) > 0:
-		return fmt.Sprintf("must be at least %d characters long and contain %s", MinLength, joinAnd(missing))
-	case short:
-		return fmt.Sprintf("must be at least %d characters long", MinLength)
-	case len(missing) > 0:
-		return "needs " + joinAnd(missing)
+	if !upper || !lower || !digit {
+		return Rule
 	}
 	return ""
-}
-
-func joinAnd(items []string) string {
-	if len(items) == 1 {
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // ErrRule is returned by Hash for a password that breaks the rule.

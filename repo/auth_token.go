@@ -18,9 +18,12 @@ type RefreshToken struct {
 	ExpiresAt time.Time  `db:"expires_at"`
 	RotatedAt *time.Time `db:"rotated_at"`
 	CreatedAt time.Time  `db:"created_at"`
+	// SuccessorSealed is the pair the token was exchanged for, sealed
+	// under a key only the token's holder can derive (token.SealSuccessor).
+	SuccessorSealed []byte `db:"successor_sealed"`
 }
 
-const refreshTokenColumns = `id, user_id, token_hash, family_id, expires_at, rotated_at, created_at`
+const refreshTokenColumns = `id, user_id, token_hash, family_id, expires_at, rotated_at, created_at, successor_sealed`
 
 // CreateRefreshTokenParams are the fields of a newly issued refresh token.
 type CreateRefreshTokenParams struct {
@@ -38,15 +41,25 @@ func CreateRefreshToken(ctx context.Context, db DBTX, p CreateRefreshTokenParams
 	return wrap("create refresh token", err)
 }
 
-// RotateRefreshToken marks the live, unexpired token with this hash as
-// exchanged and returns it. It is one statement, so of two requests racing
-// with the same token exactly one wins. ErrNotFound means the token is
-// unknown, expired or already rotated; GetRefreshToken tells which.
-func RotateRefreshToken(ctx context.Context, db DBTX, hash []byte) (RefreshToken, error) {
-	rows, _ := db.Query(ctx, `UPDATE refresh_token SET rotated_at = now()
-		WHERE token_hash = $1 AND rotated_at IS NULL AND expires_at > now() RETURNING `+refreshTokenColumns, hash)
+// RotateRefreshToken marks the token with this hash, live and unexpired
+// at now, as exchanged at now and returns it. It is one statement, so of
+// two requests racing with the same token exactly one wins. ErrNotFound
+// means the token is unknown, expired or already rotated; GetRefreshToken
+// tells which.
+func RotateRefreshToken(ctx context.Context, db DBTX, hash []byte, now time.Time) (RefreshToken, error) {
+	rows, _ := db.Query(ctx, `UPDATE refresh_token SET rotated_at = $2
+		WHERE token_hash = $1 AND rotated_at IS NULL AND expires_at > $2 RETURNING `+refreshTokenColumns, hash, now)
 	t, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[RefreshToken])
 	return t, wrap("rotate refresh token", err)
+}
+
+// SetRefreshSuccessor keeps the sealed pair a rotated token was exchanged for.
+func SetRefreshSuccessor(ctx context.Context, db DBTX, id uuid.UUID, sealed []byte) error {
+	tag, err := db.Exec(ctx, `UPDATE refresh_token SET successor_sealed = $2 WHERE id = $1`, id, sealed)
+	if err == nil && tag.RowsAffected() == 0 {
+		err = ErrNotFound
+	}
+	return wrap("set refresh successor", err)
 }
 
 // GetRefreshToken returns the stored token with this hash, rotated or not.

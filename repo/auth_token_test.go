@@ -31,12 +31,12 @@ func TestRefreshTokenRotation(t *testing.T) {
 	newRefresh(t, tx, u, fam, "h1", time.Now().Add(time.Hour))
 	newRefresh(t, tx, u, fam, "old", time.Now().Add(-time.Second))
 
-	got, err := repo.RotateRefreshToken(ctx, tx, []byte("h1"))
+	got, err := repo.RotateRefreshToken(ctx, tx, []byte("h1"), time.Now())
 	if err != nil || got.UserID != u.ID || got.FamilyID != fam {
 		t.Fatalf("rotate: %+v %v", got, err)
 	}
 	// Once only.
-	if _, err := repo.RotateRefreshToken(ctx, tx, []byte("h1")); !errors.Is(err, repo.ErrNotFound) {
+	if _, err := repo.RotateRefreshToken(ctx, tx, []byte("h1"), time.Now()); !errors.Is(err, repo.ErrNotFound) {
 		t.Fatalf("second rotation: %v", err)
 	}
 	// The rotated row is kept, marked, to detect reuse.
@@ -45,7 +45,7 @@ func TestRefreshTokenRotation(t *testing.T) {
 		t.Fatalf("rotated row: %+v %v", prev, err)
 	}
 	for _, h := range []string{"old", "unknown"} {
-		if _, err := repo.RotateRefreshToken(ctx, tx, []byte(h)); !errors.Is(err, repo.ErrNotFound) {
+		if _, err := repo.RotateRefreshToken(ctx, tx, []byte(h), time.Now()); !errors.Is(err, repo.ErrNotFound) {
 			t.Errorf("%s: %v", h, err)
 		}
 	}
@@ -68,7 +68,7 @@ func TestRefreshTokenRotationRace(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := repo.RotateRefreshToken(ctx, db, []byte("race")); err == nil {
+			if _, err := repo.RotateRefreshToken(ctx, db, []byte("race"), time.Now()); err == nil {
 				mu.Lock()
 				wins++
 				mu.Unlock()

@@ -18,7 +18,7 @@ import (
 //   - schema_migration: the manifest records the schema version instead;
 //   - app_job: its rows point at River job ids, which are not in the backup.
 //     A restore keeps the current app_job rows (see PrepareRestore).
-var backupExcluded = map[string]bool{"schema_migration": true, "app_job": true}
+var backupExcluded = map[string]bool{"schema_migration": true, "app_job": true, "file_generation": true}
 
 // excludedFromBackup reports whether a table of the application schema is
 // left out of backups.

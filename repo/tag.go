@@ -74,13 +74,8 @@ func setTags(ctx context.Context, tx pgx.Tx, links tagLinks, id uuid.UUID, names
 	for i, n := range names {
 		lower[i] = strings.ToLower(n)
 	}
-	if len(names) > 0 {
-		// Sorted, so two transactions creating the same new tags lock them in
-		// the same order and cannot deadlock.
-		if _, err := tx.Exec(ctx, `INSERT INTO tag (name) SELECT n FROM unnest($1::text[]) AS n ORDER BY lower(n)
-			ON CONFLICT (lower(name)) DO NOTHING`, names); err != nil {
-			return fmt.Errorf("create tags: %w", err)
-		}
+	if err := createTags(ctx, tx, names); err != nil {
+		return err
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM `+links.table+` l USING tag t
 		WHERE l.`+links.idColumn+` = $1 AND t.id = l.tag_id AND NOT (lower(t.name) = ANY($2))`, id, lower); err != nil {
@@ -93,4 +88,34 @@ func setTags(ctx context.Context, tx pgx.Tx, links tagLinks, id uuid.UUID, names
 		}
 	}
 	return nil
+}
+
+// createTags creates the tags with these names that do not exist yet. A
+// tag keeps the spelling it was first used with; names match without
+// regard to case. This is the one statement that creates tags.
+func createTags(ctx context.Context, db DBTX, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	// Sorted, so two transactions creating the same new tags lock them in
+	// the same order and cannot deadlock.
+	_, err := db.Exec(ctx, `INSERT INTO tag (name) SELECT n FROM unnest($1::text[]) AS n ORDER BY lower(n)
+		ON CONFLICT (lower(name)) DO NOTHING`, names)
+	return wrap("create tags", err)
+}
+
+// EnsureTags creates the tags with these names that do not exist yet and
+// returns the ids of all of them, in the order of names.
+func EnsureTags(ctx context.Context, db DBTX, names []string) ([]uuid.UUID, error) {
+	if err := createTags(ctx, db, names); err != nil {
+		return nil, err
+	}
+	lower := make([]string, len(names))
+	for i, n := range names {
+		lower[i] = strings.ToLower(n)
+	}
+	rows, _ := db.Query(ctx, `SELECT t.id FROM unnest($1::text[]) WITH ORDINALITY AS v(n, ord)
+		JOIN tag t ON lower(t.name) = v.n ORDER BY v.ord`, lower)
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	return ids, wrap("read tags", err)
 }

@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 echo "== web client: install, unit tests, build"
 (cd web && npm ci --no-audit --no-fund --loglevel=error && npm test && npm run build)
 
+echo "== go.mod and go.sum tidy"
+# Prints what tidy would change and fails when it would change anything.
+go mod tidy -diff
+
 echo "== go vet"
 go vet ./...
 

@@ -1,6 +1,7 @@
 package token
 
 import (
+	"bytes"
 	"encoding/base64"
 	"errors"
 	"strings"
@@ -88,5 +89,31 @@ func TestRefusals(t *testing.T) {
 	}
 	if c, err := i.ParseRefresh(refresh.Token); err != nil || c.Family != refresh.Family.String() || c.ID != refresh.ID.String() {
 		t.Errorf("refresh round trip: %v %+v", err, c)
+	}
+}
+
+// A successor sealed under one refresh token opens only with that token,
+// and not with what the database keeps of it (its SHA-256).
+func TestSealSuccessor(t *testing.T) {
+	t.Parallel()
+	pair := []byte(`{"accessToken":"a","refreshToken":"r"}`)
+	sealed, err := SealSuccessor("old-token", pair)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(sealed, []byte("accessToken")) {
+		t.Fatal("the pair is stored in the clear")
+	}
+	got, err := OpenSuccessor("old-token", sealed)
+	if err != nil || !bytes.Equal(got, pair) {
+		t.Fatalf("open: %q %v", got, err)
+	}
+	for _, key := range []string{"other-token", string(Hash("old-token"))} {
+		if _, err := OpenSuccessor(key, sealed); !errors.Is(err, ErrNotSealed) {
+			t.Errorf("opened with %q: %v", key, err)
+		}
+	}
+	if _, err := OpenSuccessor("old-token", sealed[:5]); !errors.Is(err, ErrNotSealed) {
+		t.Errorf("truncated: %v", err)
 	}
 }

@@ -40,8 +40,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"larder/backup"
+	"larder/filestore"
+	"larder/filestore/s3test"
 	"larder/migrations"
 	"larder/repo"
+	"larder/storage"
 )
 
 type options struct {
@@ -54,6 +57,26 @@ type options struct {
 	phase    string
 	name     string
 	cpuProf  string
+	s3       bool
+	endpoint string
+	bucket   string
+}
+
+// stores are the bench's images and backups: directories under dir, or
+// the bucket of a versitygw the bench started (--s3).
+func (o options) stores(pool *pgxpool.Pool) (filestore.Generations, filestore.Store, error) {
+	var files, backups filestore.Store = filestore.Local{Root: filepath.Join(o.dir, "uploads")}, filestore.Local{Root: filepath.Join(o.dir, "backups")}
+	if o.s3 {
+		b, err := filestore.NewS3(filestore.S3Config{Endpoint: o.endpoint, Bucket: o.bucket, Region: s3test.Region,
+			AccessKeyID: s3test.AccessKey, SecretAccessKey: s3test.SecretKey, PathStyle: true})
+		if err != nil {
+			return filestore.Generations{}, nil, err
+		}
+		files, backups = b.WithPrefix("uploads"), b.WithPrefix("backups")
+	}
+	return filestore.Generations{Base: files, Current: func(ctx context.Context) (string, error) {
+		return repo.FileGeneration(ctx, pool)
+	}}, backups, nil
 }
 
 func main() {
@@ -67,6 +90,9 @@ func main() {
 	flag.StringVar(&o.phase, "phase", "", "internal: run one phase (create, restore) in this process and print its figures")
 	flag.StringVar(&o.name, "name", "", "internal: the backup the restore phase restores")
 	flag.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of each phase to this path with the phase's name appended (PATH.create, PATH.restore)")
+	flag.BoolVar(&o.s3, "s3", false, "keep images and backups in an S3 bucket of a versitygw started for the bench (as on several machines)")
+	flag.StringVar(&o.endpoint, "s3-endpoint", "", "internal: the S3 server of the phases")
+	flag.StringVar(&o.bucket, "s3-bucket", "", "internal: the bucket of the phases")
 	flag.Parse()
 	ctx := context.Background()
 	var err error
@@ -119,15 +145,41 @@ func runPhase(ctx context.Context, o options) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	files, backups, err := o.stores(pool)
+	if err != nil {
+		return err
+	}
 	var res phaseResult
 	start := time.Now()
 	switch o.phase {
 	case "create":
-		info, err := backup.Create(ctx, pool, backup.CreateOptions{BackupDir: filepath.Join(o.dir, "backups"), UploadDir: filepath.Join(o.dir, "uploads")})
+		info, err := backup.Create(ctx, pool, backup.CreateOptions{Backups: backups, Files: files})
 		if err != nil {
 			return err
 		}
 		res.Name, res.Size = info.Name, info.Size
+	case "download":
+		// What GET /api/backups/:name/download does: stream the archive
+		// out of the store (here into a local file).
+		rc, info, err := backup.Open(ctx, backups, o.name)
+		if err != nil {
+			return err
+		}
+		f, err := os.Create(filepath.Join(o.dir, "downloaded.zip"))
+		if err != nil {
+			return err
+		}
+		n, err := io.Copy(f, rc)
+		rc.Close()
+		f.Close()
+		os.Remove(f.Name())
+		if err != nil {
+			return err
+		}
+		if n != info.Size {
+			return fmt.Errorf("downloaded %d bytes of %d", n, info.Size)
+		}
+		res.Name, res.Size = info.Name, n
 	case "restore":
 		// Restore returns once the data and files are in place and writes
 		// are allowed again; it removes the replaced files in the
@@ -137,7 +189,7 @@ func runPhase(ctx context.Context, o options) error {
 			logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		}
 		r, err := backup.Restore(ctx, pool, o.name, backup.RestoreOptions{
-			BackupDir: filepath.Join(o.dir, "backups"), UploadDir: filepath.Join(o.dir, "uploads"), Logger: logger})
+			Backups: backups, Files: files, TempDir: filepath.Join(o.dir, "tmp"), Logger: logger})
 		if err != nil {
 			return err
 		}
@@ -166,7 +218,8 @@ func peakKB() int64 {
 }
 
 func child(o options, phase string, extra ...string) (phaseResult, error) {
-	args := append([]string{"-phase", phase, "-database-url", o.server, "-dir", o.dir, "-v=" + strconv.FormatBool(o.verbose), "-cpuprofile", o.cpuProf}, extra...)
+	args := append([]string{"-phase", phase, "-database-url", o.server, "-dir", o.dir, "-v=" + strconv.FormatBool(o.verbose), "-cpuprofile", o.cpuProf,
+		"-s3=" + strconv.FormatBool(o.s3), "-s3-endpoint", o.endpoint, "-s3-bucket", o.bucket}, extra...)
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
@@ -226,6 +279,27 @@ func run(ctx context.Context, o options) error {
 	if err := seed(ctx, pool, o.recipes, images); err != nil {
 		return err
 	}
+	if o.s3 {
+		srv, err := s3test.Start(filepath.Join(o.dir, "s3"))
+		if err != nil {
+			return err
+		}
+		defer srv.Stop()
+		cfg, err := srv.Config(ctx)
+		if err != nil {
+			return err
+		}
+		o.endpoint, o.bucket = srv.Endpoint, cfg.Bucket
+		files, _, err := o.stores(pool)
+		if err != nil {
+			return err
+		}
+		res, err := storage.Migrate(ctx, filestore.Local{Root: filepath.Join(o.dir, "uploads")}, files.Base, nil)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("copied %d images (%d MB) into the S3 bucket\n", res.Copied, res.Bytes>>20)
+	}
 	var rows int64
 	tables, err := repo.ListBackupTables(ctx, pool, "")
 	if err != nil {
@@ -281,7 +355,11 @@ func run(ctx context.Context, o options) error {
 	if err := settle(ctx, pool); err != nil {
 		return err
 	}
-	uploadsBefore, err := os.Stat(filepath.Join(o.dir, "uploads"))
+	genBefore, err := repo.FileGeneration(ctx, pool)
+	if err != nil {
+		return err
+	}
+	downloaded, err := child(o, "download", "-name", created.Name)
 	if err != nil {
 		return err
 	}
@@ -292,21 +370,26 @@ func run(ctx context.Context, o options) error {
 	if restored.Rows != rows {
 		return fmt.Errorf("restored %d rows, the database had %d", restored.Rows, rows)
 	}
-	// The restore must have swapped a new upload directory in, holding as
-	// many files, and as many bytes, as were seeded.
-	uploadsAfter, err := os.Stat(filepath.Join(o.dir, "uploads"))
+	// The restore must have switched to a new generation of files,
+	// holding as many files, and as many bytes, as were seeded.
+	genAfter, err := repo.FileGeneration(ctx, pool)
 	if err != nil {
 		return err
 	}
-	if os.SameFile(uploadsBefore, uploadsAfter) {
-		return errors.New("the restore left the upload directory in place instead of swapping in the restored one")
+	if genAfter == genBefore {
+		return errors.New("the restore did not switch to a new generation of files")
 	}
-	files, bytes, err := countFiles(filepath.Join(o.dir, "uploads"))
+	filesStore, _, err := o.stores(pool)
 	if err != nil {
+		return err
+	}
+	var files int
+	var bytes int64
+	if err := filesStore.Walk(ctx, func(_ string, n int64) error { files++; bytes += n; return nil }); err != nil {
 		return err
 	}
 	if files != len(images) || bytes != int64(o.imagesMB)<<20 {
-		return fmt.Errorf("after the restore the upload directory holds %d files (%d bytes); %d files (%d bytes) were seeded",
+		return fmt.Errorf("after the restore the store holds %d files (%d bytes); %d files (%d bytes) were seeded",
 			files, bytes, len(images), int64(o.imagesMB)<<20)
 	}
 
@@ -317,6 +400,7 @@ func run(ctx context.Context, o options) error {
 	fmt.Printf("baseline: zip -r -1 %s + COPY %s = %s\n", sec(zipTime), sec(copyTime), sec(baseline))
 	fmt.Printf("create:  %.2f s  ratio to baseline %.2f (target <= 1.30)  peak RSS %.1f MB (target < 100)\n",
 		created.Seconds, createRatio, float64(created.PeakKB)/1024)
+	fmt.Printf("download: %.2f s  peak RSS %.1f MB\n", downloaded.Seconds, float64(downloaded.PeakKB)/1024)
 	fmt.Printf("restore: %.2f s  ratio to create   %.2f (target <= 2.00)  peak RSS %.1f MB (target < 100)\n",
 		restored.Seconds, restoreRatio, float64(restored.PeakKB)/1024)
 	ok := createRatio <= 1.3 && restoreRatio <= 2 && created.PeakKB < 100<<10 && restored.PeakKB < 100<<10
@@ -350,20 +434,6 @@ func loadAverage() string {
 	return strings.Join(f[:3], " ")
 }
 
-// countFiles returns the number and total size of the regular files under dir.
-func countFiles(dir string) (int, int64, error) {
-	var n int
-	var total int64
-	err := filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
-		if err != nil || !fi.Mode().IsRegular() {
-			return err
-		}
-		n++
-		total += fi.Size()
-		return nil
-	})
-	return n, total, err
-}
 
 // writeImages writes about total bytes of incompressible files (random
 // bytes behave like JPEG or WEBP data for a compressor) under file-store
@@ -382,6 +452,8 @@ func writeImages(dir string, total int64) ([]string, error) {
 			return nil, err
 		}
 		fillRandom(rng, buf[:size])
+		// A JPEG's first bytes: a restore accepts only images, by content.
+		copy(buf[:size], []byte{0xff, 0xd8, 0xff, 0xe0})
 		if err := os.WriteFile(p, buf[:size], 0o644); err != nil {
 			return nil, err
 		}

@@ -16,7 +16,7 @@ func init() {
 	commands["parse"] = command{usage: "--url URL FILE.html: print the recipe read from a saved page as JSON", run: runParse}
 }
 
-// parsedRecipe is the Recipe shape of API.md without what only a stored
+// parsedRecipe is the Recipe shape of docs/api.md without what only a stored
 // recipe has (ids, owner, visibility, timestamps).
 type parsedRecipe struct {
 	Title               string               `json:"title"`

@@ -15,9 +15,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/sync/errgroup"
 
+	"larder/password"
 	"larder/repo"
 )
 
@@ -83,7 +83,7 @@ func seed(ctx context.Context, pool *pgxpool.Pool, o seedOptions, out io.Writer)
 		return err
 	}
 	fmt.Fprintf(out, "users: %d (seed-1@larder.test … seed-%d@larder.test, password %s)\n", len(users), len(users), SeedPassword)
-	tags, err := seedTags(ctx, pool)
+	tags, err := repo.EnsureTags(ctx, pool, tagNames)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func seed(ctx context.Context, pool *pgxpool.Pool, o seedOptions, out io.Writer)
 					at := now.Add(-span + time.Duration(float64(span)*float64(first+i)/float64(o.recipes)))
 					c.add(rng, users, tags, at)
 				}
-				if err := pgx.BeginFunc(gctx, pool, func(tx pgx.Tx) error { return c.write(gctx, tx) }); err != nil {
+				if err := pgx.BeginFunc(gctx, pool, func(tx pgx.Tx) error { return repo.CopySeedRecipes(gctx, tx, c.SeedRows) }); err != nil {
 					return fmt.Errorf("write recipes %d–%d: %w", first+1, first+n, err)
 				}
 				total := done.Add(int64(n))
@@ -133,7 +133,7 @@ func seed(ctx context.Context, pool *pgxpool.Pool, o seedOptions, out io.Writer)
 				// Geometric steps keep the cost of these (seconds each at
 				// 100,000 recipes) small next to the load itself.
 				if chunk := total / int64(o.chunk); total%int64(o.chunk) == 0 && (chunk == 1 || chunk == 4 || chunk == 16 || chunk == 64) {
-					if err := analyzeSeedTables(gctx, pool, false); err != nil {
+					if err := repo.AnalyzeRecipeTables(gctx, pool, false, false); err != nil {
 						return err
 					}
 				}
@@ -153,19 +153,17 @@ func seed(ctx context.Context, pool *pgxpool.Pool, o seedOptions, out io.Writer)
 	// leave it. Then fresh statistics, so the planner knows the new rows at
 	// once, and a vacuum, so counts can use index-only scans.
 	fmt.Fprintln(out, "compacting and analyzing…")
-	if _, err := pool.Exec(ctx, "VACUUM (FULL) recipe"); err != nil {
-		return fmt.Errorf("vacuum full recipe: %w", err)
-	}
-	if err := analyzeSeedTables(ctx, pool, true); err != nil {
+	if err := repo.AnalyzeRecipeTables(ctx, pool, true, true); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "done: %d recipes in %s\n", o.recipes, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
-// seedUsers creates (or finds, on a second run) the seed users.
+// seedUsers creates (or finds, on a second run) the seed users, with the
+// password hashed as every account's is.
 func seedUsers(ctx context.Context, pool *pgxpool.Pool, n int) ([]uuid.UUID, error) {
-	hash, err := bcrypt.GenerateFromPassword([]byte(SeedPassword), bcrypt.DefaultCost)
+	hash, err := password.Hash(SeedPassword, password.DefaultCost)
 	if err != nil {
 		return nil, err
 	}
@@ -175,69 +173,11 @@ func seedUsers(ctx context.Context, pool *pgxpool.Pool, n int) ([]uuid.UUID, err
 		emails[i] = fmt.Sprintf("seed-%d@larder.test", i+1)
 		names[i] = firstNames[i%len(firstNames)] + " " + lastNames[(i/len(firstNames))%len(lastNames)]
 	}
-	if _, err := pool.Exec(ctx, `INSERT INTO app_user (email, name, password_hash, email_verified)
-		SELECT e, n, $3, true FROM unnest($1::text[], $2::text[]) AS u(e, n)
-		ON CONFLICT DO NOTHING`, emails, names, string(hash)); err != nil {
-		return nil, fmt.Errorf("create users: %w", err)
-	}
-	rows, _ := pool.Query(ctx, `SELECT id FROM app_user WHERE lower(email) = ANY($1) ORDER BY email`, emails)
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
-	if err != nil {
-		return nil, fmt.Errorf("read users: %w", err)
-	}
-	return ids, nil
-}
-
-// seedTags creates the tag vocabulary and returns its ids.
-func seedTags(ctx context.Context, pool *pgxpool.Pool) ([]uuid.UUID, error) {
-	if _, err := pool.Exec(ctx, `INSERT INTO tag (name) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING`, tagNames); err != nil {
-		return nil, fmt.Errorf("create tags: %w", err)
-	}
-	lower := make([]string, len(tagNames))
-	for i, t := range tagNames {
-		lower[i] = strings.ToLower(t)
-	}
-	rows, _ := pool.Query(ctx, `SELECT t.id FROM unnest($1::text[]) WITH ORDINALITY AS v(n, ord) JOIN tag t ON lower(t.name) = v.n ORDER BY v.ord`, lower)
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
-	if err != nil {
-		return nil, fmt.Errorf("read tags: %w", err)
-	}
-	return ids, nil
+	return repo.EnsureSeedUsers(ctx, pool, emails, names, hash)
 }
 
 // seedRows holds one chunk's rows, table by table, for COPY.
-type seedRows struct {
-	ids                                    []uuid.UUID
-	recipes, ingSections, ingredients      [][]any
-	insSections, steps, recipeTags, shares [][]any
-}
-
-var (
-	recipeCols  = []string{"id", "owner_id", "title", "description", "servings", "prep_minutes", "cook_minutes", "total_minutes", "source_url", "visibility", "categories", "created_at", "updated_at"}
-	sectionCols = []string{"id", "recipe_id", "position", "name"}
-	itemCols    = []string{"id", "recipe_id", "section_id", "position", "text"}
-)
-
-func (c *seedRows) write(ctx context.Context, tx pgx.Tx) error {
-	for _, t := range []struct {
-		table string
-		cols  []string
-		rows  [][]any
-	}{
-		{"recipe", recipeCols, c.recipes},
-		{"ingredient_section", sectionCols, c.ingSections},
-		{"ingredient", itemCols, c.ingredients},
-		{"instruction_section", sectionCols, c.insSections},
-		{"instruction_step", itemCols, c.steps},
-		{"recipe_tag", []string{"recipe_id", "tag_id"}, c.recipeTags},
-		{"recipe_share", []string{"recipe_id", "user_id", "created_at"}, c.shares},
-	} {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{t.table}, t.cols, pgx.CopyFromRows(t.rows)); err != nil {
-			return fmt.Errorf("copy %s: %w", t.table, err)
-		}
-	}
-	return repo.RefreshRecipeSearch(ctx, tx, c.ids)
-}
+type seedRows struct{ repo.SeedRows }
 
 // add makes one recipe.
 func (c *seedRows) add(rng *rand.Rand, users, tags []uuid.UUID, at time.Time) {
@@ -264,31 +204,31 @@ func (c *seedRows) add(rng *rand.Rand, users, tags []uuid.UUID, at time.Time) {
 	if rng.IntN(3) == 0 {
 		source = ptr(fmt.Sprintf("https://cooking.example.com/recipes/%s-%d", slug(d.title), rng.IntN(100000)))
 	}
-	c.ids = append(c.ids, id)
-	c.recipes = append(c.recipes, []any{id, owner, d.title, d.description, servings, prep, cook, total, source,
+	c.IDs = append(c.IDs, id)
+	c.Recipes = append(c.Recipes, []any{id, owner, d.title, d.description, servings, prep, cook, total, source,
 		visibility, d.categories, at, at})
 
 	for si, s := range d.ingredients {
 		sid := newID()
-		c.ingSections = append(c.ingSections, []any{sid, id, int32(si), s.name})
+		c.IngSections = append(c.IngSections, []any{sid, id, int32(si), s.name})
 		for pi, text := range s.items {
-			c.ingredients = append(c.ingredients, []any{newID(), id, sid, int32(pi), text})
+			c.Ingredients = append(c.Ingredients, []any{newID(), id, sid, int32(pi), text})
 		}
 	}
 	for si, s := range d.steps {
 		sid := newID()
-		c.insSections = append(c.insSections, []any{sid, id, int32(si), s.name})
+		c.InsSections = append(c.InsSections, []any{sid, id, int32(si), s.name})
 		for pi, text := range s.items {
-			c.steps = append(c.steps, []any{newID(), id, sid, int32(pi), text})
+			c.Steps = append(c.Steps, []any{newID(), id, sid, int32(pi), text})
 		}
 	}
 	for _, ti := range rng.Perm(len(tags))[:rng.IntN(5)] {
-		c.recipeTags = append(c.recipeTags, []any{id, tags[ti]})
+		c.RecipeTags = append(c.RecipeTags, []any{id, tags[ti]})
 	}
 	if visibility == repo.VisibilityShared {
 		for _, ui := range rng.Perm(len(users))[:1+rng.IntN(min(3, len(users)-1))] {
 			if users[ui] != owner {
-				c.shares = append(c.shares, []any{id, users[ui], at})
+				c.Shares = append(c.Shares, []any{id, users[ui], at})
 			}
 		}
 	}
@@ -312,20 +252,4 @@ func slug(s string) string {
 		}
 		return '-'
 	}, s), "-")
-}
-
-// analyzeSeedTables refreshes the planner's statistics of the tables the
-// seed fills, with a vacuum too when vacuum is set.
-func analyzeSeedTables(ctx context.Context, pool *pgxpool.Pool, vacuum bool) error {
-	cmd := "ANALYZE "
-	if vacuum {
-		cmd = "VACUUM (ANALYZE) "
-	}
-	for _, t := range []string{"recipe", "ingredient_section", "ingredient", "instruction_section", "instruction_step",
-		"recipe_tag", "recipe_share", "tag", "search_term"} {
-		if _, err := pool.Exec(ctx, cmd+t); err != nil {
-			return fmt.Errorf("%s%s: %w", strings.ToLower(cmd), t, err)
-		}
-	}
-	return nil
 }

@@ -20,9 +20,9 @@ import (
 	"larder"
 	"larder/boot"
 	"larder/config"
-	"larder/filestore"
 	"larder/handlers"
 	"larder/jobs"
+	"larder/storage"
 	"larder/token"
 	"larder/web"
 )
@@ -35,11 +35,18 @@ func main() {
 }
 
 func run() error {
-	cfg := boot.Config()
+	cfg := boot.Config(config.Tokens)
 	fs := flag.NewFlagSet("api", flag.ExitOnError)
 	withWorkers := fs.Bool("workers", false, "also run every queue's workers in this process")
+	healthcheck := fs.Bool("healthcheck", false, "check this process's dependencies (and, for the API, its /api/ready) and exit 0 when healthy: the container health check")
 	grace := fs.Duration("shutdown-grace", 30*time.Second, "how long in-flight requests and jobs may finish after SIGTERM")
 	_ = fs.Parse(os.Args[1:])
+	if *healthcheck {
+		if err := boot.Healthcheck(cfg, true); err != nil {
+			return fmt.Errorf("healthcheck: %w", err)
+		}
+		return nil
+	}
 
 	logger := boot.Logger(cfg, "api")
 	generated, err := config.EnsureSecrets(&cfg)
@@ -58,6 +65,10 @@ func run() error {
 	}
 	defer pool.Close()
 
+	reg, err := boot.Metrics(ctx, cfg, pool, logger)
+	if err != nil {
+		return err
+	}
 	var client *river.Client[pgx.Tx]
 	queue, err := jobs.NewQueue(pool, logger)
 	if err != nil {
@@ -65,7 +76,7 @@ func run() error {
 	}
 	if *withWorkers {
 		var closeDeps func()
-		client, closeDeps, err = boot.Workers(cfg, pool, logger, cfg.QueueConcurrency)
+		client, closeDeps, err = boot.Workers(cfg, pool, logger, cfg.QueueConcurrency, reg)
 		if err != nil {
 			return err
 		}
@@ -77,6 +88,14 @@ func run() error {
 		logger.Info("running workers in process", "queues", cfg.QueueConcurrency)
 	}
 
+	riverUI, err := boot.RiverUI(ctx, queue.Client(), logger)
+	if err != nil {
+		return err
+	}
+	stores, err := storage.Open(cfg, pool)
+	if err != nil {
+		return err
+	}
 	lists := handlers.NewListCache(cfg.RecipeListCache)
 	go lists.Follow(ctx, func(ctx context.Context) (*pgx.Conn, error) {
 		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
@@ -102,7 +121,9 @@ func run() error {
 		Logger:     logger,
 		Version:    larder.Version(),
 		Web:        webFS,
-		Files:      filestore.Local{Root: cfg.UploadPath},
+		Storage:    stores,
+		Metrics:    reg,
+		RiverUI:    riverUI,
 		ListCache:  lists,
 		ListEvents: listEvents,
 	})

@@ -37,8 +37,15 @@ func run() error {
 		concurrency[q] = fs.Int(q+"-concurrency", cfg.QueueConcurrency[q],
 			fmt.Sprintf("jobs of the %s queue run at once (env WORKER_%s_CONCURRENCY)", q, strings.ToUpper(q)))
 	}
+	healthcheck := fs.Bool("healthcheck", false, "check this process's dependencies (and, for the API, its /api/ready) and exit 0 when healthy: the container health check")
 	grace := fs.Duration("shutdown-grace", 30*time.Second, "how long running jobs may finish after SIGTERM before they are handed back to the queue")
 	_ = fs.Parse(os.Args[1:])
+	if *healthcheck {
+		if err := boot.Healthcheck(cfg, false); err != nil {
+			return fmt.Errorf("healthcheck: %w", err)
+		}
+		return nil
+	}
 
 	queues, err := selectQueues(*queueList, concurrency)
 	if err != nil {
@@ -53,7 +60,11 @@ func run() error {
 		return err
 	}
 	defer pool.Close()
-	client, closeDeps, err := boot.Workers(cfg, pool, logger, queues)
+	reg, err := boot.Metrics(ctx, cfg, pool, logger)
+	if err != nil {
+		return err
+	}
+	client, closeDeps, err := boot.Workers(cfg, pool, logger, queues, reg)
 	if err != nil {
 		return err
 	}

@@ -60,6 +60,13 @@ type Options struct {
 	// Settle is how long to wait after the page looks ready, for late
 	// scripts; default DefaultSettle.
 	Settle time.Duration
+	// NoSandbox turns Chromium's own sandbox off (CHROMIUM_SANDBOX=false).
+	// It is always off as root, where it cannot start.
+	NoSandbox bool
+
+	// user, if set, is the user Chromium runs as; tests use it to start
+	// Chromium as a non-root user, as it runs in the container image.
+	user *syscall.Credential
 }
 
 // Renderer renders pages in one shared Chromium process, one tab (in its own
@@ -119,7 +126,7 @@ func New(opts Options) (*Renderer, error) {
 }
 
 func (r *Renderer) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
-	return append(chromedp.DefaultExecAllocatorOptions[:],
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(r.opts.ExecPath),
 		chromedp.UserDataDir(dir),
 		// Every request, loopback included (that is what <-loopback
@@ -133,8 +140,10 @@ func (r *Renderer) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("force-webrtc-ip-handling-policy", "disable_non_proxied_udp"),
 		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
-		// The sandbox cannot start as root.
-		chromedp.Flag("no-sandbox", os.Getuid() == 0),
+		// The sandbox cannot start as root, nor as a user in a container
+		// whose seccomp profile refuses user namespaces (Docker's
+		// default): the operator turns it off there (see NoSandbox).
+		chromedp.Flag("no-sandbox", r.opts.NoSandbox || r.asRoot()),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("disable-gpu", true),
 		chromedp.Flag("disable-background-networking", true),
@@ -151,6 +160,22 @@ func (r *Renderer) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		// bot filters look for.
 		chromedp.UserAgent(r.opts.Fetch.UserAgent()),
 	)
+	if u := r.opts.user; u != nil {
+		opts = append(opts, chromedp.ModifyCmdFunc(func(cmd *exec.Cmd) {
+			// What chromedp does when nothing modifies the command, and the user.
+			cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Credential: u}
+			cmd.Env = append(os.Environ(), "HOME="+dir)
+		}))
+	}
+	return opts
+}
+
+// asRoot reports whether Chromium runs as root.
+func (r *Renderer) asRoot() bool {
+	if r.opts.user != nil {
+		return r.opts.user.Uid == 0
+	}
+	return os.Getuid() == 0
 }
 
 // start launches a browser process with a fresh profile directory.
@@ -158,6 +183,12 @@ func (r *Renderer) start() (*instance, error) {
 	dir, err := os.MkdirTemp("", "larder-chromium-")
 	if err != nil {
 		return nil, fmt.Errorf("browser: profile directory: %w", err)
+	}
+	if u := r.opts.user; u != nil {
+		if err := os.Chown(dir, int(u.Uid), int(u.Gid)); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("browser: profile directory: %w", err)
+		}
 	}
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), r.allocatorOptions(dir)...)
 	ctx, cancel := chromedp.NewContext(allocCtx)

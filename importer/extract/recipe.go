@@ -55,6 +55,11 @@ type Recipe struct {
 	Author              string    `json:"author"`
 	IngredientSections  []Section `json:"ingredientSections"`
 	InstructionSections []Section `json:"instructionSections"`
+	// Via names how the recipe was read, for the import metrics:
+	// structured_data (JSON-LD), microdata (or RDFa), plugin (a recipe
+	// plugin's card) or heuristic; importer sets browser_fallback when the
+	// page had to be rendered in Chromium.
+	Via string `json:"-"`
 }
 
 // FromHTML extracts the recipe of page, whose address pageURL is used to
@@ -191,8 +196,10 @@ func (p *page) extract() Recipe {
 	var cands []Recipe
 	p.ld = ldNodes(p.raw, p.lower)
 	p.ldGraph = newGraph(p.ld)
+	fromLD := false
 	if n := p.bestNode(findTyped(p.ld, "Recipe")); n != nil {
 		cands = append(cands, fromSchema(n, p.ldGraph, p.base))
+		fromLD = true
 	}
 	// The DOM is built for microdata and RDFa only when the page names a
 	// Recipe type in them.
@@ -216,14 +223,26 @@ func (p *page) extract() Recipe {
 	}
 
 	r := mergeRecipes(cands)
+	via := "heuristic"
+	switch {
+	case fromLD:
+		via = "structured_data"
+	case len(cands) > 0:
+		via = "microdata"
+	}
 	plug, hasPlug := fromPlugins(p)
 	if hasPlug {
 		r = mergePlugin(r, plug)
+		if len(cands) == 0 {
+			via = "plugin"
+		}
 	}
 	p.repairIngredients(&r, plug)
 	if needsHeuristic(r) {
 		r = mergeRecipes([]Recipe{r, heuristic(p)})
+		via = "heuristic"
 	}
+	r.Via = via
 	if r.ImageURL == "" {
 		try(func() { r.ImageURL = p.metaImage() })
 	}

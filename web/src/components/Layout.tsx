@@ -3,6 +3,7 @@ import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { forgetAll } from '../lib/offline';
 import { api } from '../lib/api';
 import { isAdmin, useAuth } from '../lib/auth';
+import { openRiverUI } from '../lib/riverui';
 import { applyTheme, nextTheme, storedTheme, type ThemeChoice } from '../lib/theme';
 import { JarIcon, MenuIcon } from './icons';
 import { PageSkeleton } from './ui';
@@ -90,6 +91,16 @@ export function Layout() {
               <NavLink to="/admin/backups" data-testid="nav-admin-backups">
                 Backups
               </NavLink>
+              <a
+                href="/api/admin/river/"
+                data-testid="nav-admin-jobs"
+                onClick={(e) => {
+                  e.preventDefault();
+                  void openRiverUI();
+                }}
+              >
+                Jobs
+              </a>
             </>
           )}
         </nav>

@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { Recipe } from '../lib/api';
+import type { RecipeSummary } from '../lib/api';
 import { formatMinutes, servingsText } from '../lib/format';
 import { RecipeImage } from './RecipeImage';
 import { Skeleton } from './ui';
 
 /** extra: actions shown under the card ("+ Plan" in search results). */
-export function RecipeCard({ recipe, extra }: { recipe: Recipe; extra?: ReactNode }) {
+export function RecipeCard({ recipe, extra }: { recipe: RecipeSummary; extra?: ReactNode }) {
   const time = formatMinutes(recipe.totalMinutes ?? sum(recipe.prepMinutes, recipe.cookMinutes));
   return (
     <li className="card" data-testid="recipe-card" data-recipe-id={recipe.id}>

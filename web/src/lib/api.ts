@@ -1,5 +1,5 @@
 /**
- * The one HTTP client of the web app, following shared/API.md.
+ * The one HTTP client of the web app, following docs/api.md.
  *
  * - The access token lives in memory only (never in storage); the refresh token is the
  *   HttpOnly `refresh_token` cookie (Path=/api/auth), so refresh calls use credentials: 'include'.
@@ -8,79 +8,28 @@
  * - Every failure is an ApiError built from the `{"error":{code,message,fields}}` body.
  */
 
-import type { IngredientAmount } from './scaling';
+import createClient from 'openapi-fetch';
+import type { components, paths } from './api.gen';
 
-export type Role = 'USER' | 'ADMIN';
-export type Visibility = 'PRIVATE' | 'SHARED' | 'PUBLIC';
-export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+// The shapes of the API are generated from the served OpenAPI document (api.gen.ts, `npm run gen:api`);
+// the names below are the ones the pages use.
+type Schemas = components['schemas'];
 
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  emailVerified: boolean;
-  provider: string;
-  createdAt: string;
-}
-
-export interface Ingredient {
-  id: string;
-  text: string;
-  /** Output only: the quantities the servings scaler rewrites (see lib/scaling.ts). */
-  amounts?: IngredientAmount[];
-}
-export interface Step {
-  id: string;
-  text: string;
-}
-export interface IngredientSection {
-  name: string;
-  ingredients: Ingredient[];
-}
-export interface InstructionSection {
-  name: string;
-  steps: Step[];
-}
+export type Role = Schemas['User']['role'];
+export type Visibility = Schemas['Recipe']['visibility'];
+export type JobState = Schemas['Job']['state'];
+export type User = Schemas['User'];
+export type Recipe = Schemas['Recipe'];
+/** A recipe as lists give it: no ingredient or instruction sections. */
+export type RecipeSummary = Schemas['RecipeSummary'];
+export type IngredientSection = Recipe['ingredientSections'][number];
+export type InstructionSection = Recipe['instructionSections'][number];
+export type Ingredient = IngredientSection['ingredients'][number];
+export type Step = InstructionSection['steps'][number];
 /** Smaller renditions of an image, by name ("thumb", "medium") → address; {} until made. */
-export type ImageVariants = Record<string, string>;
-
-export interface Recipe {
-  id: string;
-  ownerId: string;
-  title: string;
-  description: string;
-  servings: number | null;
-  prepMinutes: number | null;
-  cookMinutes: number | null;
-  totalMinutes: number | null;
-  sourceUrl: string;
-  imageUrl: string | null;
-  imageVariants?: ImageVariants;
-  visibility: Visibility;
-  categories: string[];
-  tags: string[];
-  ingredientSections: IngredientSection[];
-  instructionSections: InstructionSection[];
-  createdAt: string;
-  updatedAt: string;
-}
-
+export type ImageVariants = Recipe['imageVariants'];
 /** Body of POST/PUT /api/recipes; items keep their id on edit so mappings survive. */
-export interface RecipeInput {
-  title: string;
-  description: string;
-  servings: number | null;
-  prepMinutes: number | null;
-  cookMinutes: number | null;
-  totalMinutes: number | null;
-  sourceUrl: string;
-  visibility: Visibility;
-  categories: string[];
-  tags: string[];
-  ingredientSections: Array<{ name: string; ingredients: Array<{ id?: string; text: string }> }>;
-  instructionSections: Array<{ name: string; steps: Array<{ id?: string; text: string }> }>;
-}
+export type RecipeInput = Schemas['RecipeInput'];
 
 export interface Page<T> {
   items: T[];
@@ -88,87 +37,22 @@ export interface Page<T> {
   total: number;
 }
 
-export interface Cookbook {
-  id: string;
-  ownerId: string;
-  name: string;
-  description: string;
-  imageUrl: string | null;
-  imageVariants?: ImageVariants;
-  tags: string[];
-  autoFilterCategories: string[];
-  autoFilterTags: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** GET /api/cookbooks/:id. The lists may come as arrays or as pages; see normalizePage. */
-export interface CookbookDetail extends Cookbook {
-  recipes: Recipe[] | Page<Recipe>;
-  cookbooks: Cookbook[] | Page<Cookbook>;
-  /** Ids of the recipes added by hand (as opposed to auto-filtered or inherited), if sent. */
-  recipeIds?: string[];
-  /** Ids of the directly included cookbooks, if sent. */
-  cookbookIds?: string[];
-}
-
-export interface CookbookInput {
-  name: string;
-  description: string;
-  tags: string[];
-  autoFilterCategories: string[];
-  autoFilterTags: string[];
-}
-
-export interface JobError {
-  code: string;
-  message: string;
-}
-
-export interface Job {
-  id: string;
-  kind: string;
-  state: JobState;
-  progress: number | null;
-  result: Record<string, unknown> | null;
-  error: JobError | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
-export interface Mapping {
-  ingredientId: string;
-  stepId: string;
-}
-
-export interface Share {
-  userId: string;
-  email: string;
-  name?: string;
-  createdAt?: string;
-}
-
-export interface TagCount {
-  name: string;
-  count: number;
-}
-
-export interface Backup {
-  name: string;
-  size: number;
-  createdAt: string;
-}
+export type Cookbook = Schemas['Cookbook'];
+export type CookbookDetail = Schemas['CookbookDetail'];
+export type CookbookInput = Schemas['CookbookInput'];
+export type Job = Schemas['Job'];
+export type JobError = NonNullable<Job['error']>;
+export type Mapping = Schemas['MappingLink'];
+export type Share = Schemas['Share'];
+export type TagCount = Schemas['Tag'];
+export type Backup = Schemas['Backup'];
 
 export interface Provider {
   name: string;
   label: string;
 }
 
-export interface AuthResult {
-  accessToken: string;
-  refreshToken?: string;
-  user: User;
-}
+export type AuthResult = Schemas['AuthSession'];
 
 export interface RecipeFilters {
   q?: string;
@@ -380,6 +264,13 @@ export class ApiClient {
   private readonly createXhr: () => XMLHttpRequest;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
+  /**
+   * The generated client (openapi-fetch over the OpenAPI paths): it builds each request, with its
+   * path, query and body checked against the server's document at compile time, and hands it to
+   * this client's transport (token, one refresh on 401, the one error type).
+   */
+  private readonly typed = createClient<paths>({ baseUrl: typedOrigin, fetch: (req) => this.transport(req) });
+
   constructor(opts: ApiClientOptions = {}) {
     this.baseUrl = opts.baseUrl ?? '';
     // Bound so that calling it detached from window keeps working.
@@ -458,6 +349,27 @@ export class ApiClient {
 
   private url(path: string, query?: Query): string {
     return `${this.baseUrl}${path}${buildQuery(query)}`;
+  }
+
+  /** Sends a request built by the generated client through send, with the refresh rule. */
+  private async transport(req: Request): Promise<Response> {
+    const u = new URL(req.url);
+    const text = req.body ? await req.text() : '';
+    const res = await this.withRefresh(false, (token) =>
+      this.send(req.method, u.pathname + u.search, { body: text ? JSON.parse(text) : undefined, signal: req.signal }, token),
+    );
+    const headers = new Headers();
+    const retryAfter = res.header('Retry-After');
+    if (retryAfter) headers.set('Retry-After', retryAfter);
+    if (res.text) headers.set('Content-Type', 'application/json');
+    return new Response(res.status === 204 || !res.text ? null : res.text, { status: res.status, headers });
+  }
+
+  /** The body of a generated call's answer, or its ApiError. */
+  private async result<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw ApiError.fromResponse(response.status, error, response.headers.get('Retry-After'));
+    return data as T;
   }
 
   /** Sends one request and returns the parsed JSON body (undefined for 204). */
@@ -574,7 +486,7 @@ export class ApiClient {
   // ---- jobs ----
 
   getJob(id: string, signal?: AbortSignal) {
-    return this.get<Job>(`/api/jobs/${seg(id)}`, undefined, signal);
+    return this.result(this.typed.GET('/api/jobs/{id}', { params: { path: { id } }, signal }));
   }
 
   /**
@@ -699,19 +611,20 @@ export class ApiClient {
   // ---- recipes ----
 
   listRecipes(filters: RecipeFilters = {}, signal?: AbortSignal) {
-    return this.get<Page<Recipe>>('/api/recipes', { ...filters }, signal);
+    const query = definedOnly({ ...filters });
+    return this.result(this.typed.GET('/api/recipes', { params: { query }, signal }));
   }
 
   getRecipe(id: string, signal?: AbortSignal) {
-    return this.get<Recipe>(`/api/recipes/${seg(id)}`, undefined, signal);
+    return this.result(this.typed.GET('/api/recipes/{id}', { params: { path: { id } }, signal }));
   }
 
   createRecipe(input: RecipeInput) {
-    return this.request<Recipe>('POST', '/api/recipes', { body: input });
+    return this.result(this.typed.POST('/api/recipes', { body: input }));
   }
 
   updateRecipe(id: string, input: RecipeInput) {
-    return this.request<Recipe>('PUT', `/api/recipes/${seg(id)}`, { body: input });
+    return this.result(this.typed.PUT('/api/recipes/{id}', { params: { path: { id } }, body: input }));
   }
 
   deleteRecipe(id: string) {
@@ -802,7 +715,7 @@ export class ApiClient {
   }
 
   getCookbook(id: string, signal?: AbortSignal) {
-    return this.get<CookbookDetail>(`/api/cookbooks/${seg(id)}`, undefined, signal);
+    return this.result(this.typed.GET('/api/cookbooks/{id}', { params: { path: { id } }, signal }));
   }
 
   /**
@@ -810,9 +723,9 @@ export class ApiClient {
    * page: GET /api/cookbooks/:id/recipes?cursor=…, or, where that route does not exist,
    * GET /api/cookbooks/:id?cursor=… read for its `recipes`.
    */
-  async cookbookRecipesPage(id: string, cursor: string, limit = 24): Promise<Page<Recipe>> {
+  async cookbookRecipesPage(id: string, cursor: string, limit = 24): Promise<Page<RecipeSummary>> {
     try {
-      return normalizePage(await this.get<Page<Recipe>>(`/api/cookbooks/${seg(id)}/recipes`, { cursor, limit }));
+      return normalizePage(await this.get<Page<RecipeSummary>>(`/api/cookbooks/${seg(id)}/recipes`, { cursor, limit }));
     } catch (e) {
       if (!(e instanceof ApiError && (e.status === 404 || e.status === 405))) throw e;
       const detail = await this.get<CookbookDetail>(`/api/cookbooks/${seg(id)}`, { cursor, limit });
@@ -909,6 +822,19 @@ export class ApiClient {
 
 function isAbort(e: unknown): boolean {
   return e instanceof DOMException && e.name === 'AbortError';
+}
+
+/**
+ * The origin the generated client builds its URLs on: Request needs an absolute URL, and the
+ * transport keeps only the path and query, sending them to baseUrl like every other request.
+ */
+const typedOrigin = 'http://larder.invalid';
+
+/** The query without the filters left empty (undefined, null or ""), which the API would refuse or misread. */
+function definedOnly<T extends Record<string, unknown>>(q: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== null && v !== '') out[k] = v;
+  return out as { [K in keyof T]?: Exclude<T[K], null> };
 }
 
 function parse<T>(res: RawResponse): T {

@@ -14,6 +14,7 @@ const recipe: Recipe = {
   totalMinutes: 65,
   sourceUrl: '',
   imageUrl: null,
+  imageVariants: {},
   visibility: 'PRIVATE',
   categories: ['Dessert'],
   tags: ['baking'],
@@ -32,8 +33,8 @@ const recipe: Recipe = {
 describe('recipe helpers', () => {
   it('recipeToInput keeps item ids so mappings survive an edit', () => {
     const input = recipeToInput(recipe);
-    expect(input.ingredientSections[1].ingredients[0]).toEqual({ id: 'i2', text: '6 apples' });
-    expect(input.instructionSections[0].steps.map((s) => s.id)).toEqual(['s1', 's2']);
+    expect(input.ingredientSections?.[1]?.ingredients?.[0]).toEqual({ id: 'i2', text: '6 apples' });
+    expect(input.instructionSections?.[0]?.steps?.map((s) => s.id)).toEqual(['s1', 's2']);
     expect(input).not.toHaveProperty('id');
     expect(input).not.toHaveProperty('imageUrl');
   });

@@ -21,32 +21,13 @@
  * the text back byte for byte.
  */
 
-export type AmountStyle =
-  | 'integer'
-  | 'decimal'
-  | 'decimal-comma'
-  | 'ascii-fraction'
-  | 'hyphen-fraction'
-  | 'fraction-slash'
-  | 'unicode'
-  | 'unicode-spaced';
+import type { components } from './api.gen';
 
 /** A quantity in an ingredient line, offsets in UTF-16 code units (the API's IngredientAmount). */
-export interface IngredientAmount {
-  start: number;
-  end: number;
-  value: number;
-  style: AmountStyle;
-  valueEnd?: number;
-  max?: number;
-  maxStart?: number;
-  maxStyle?: AmountStyle;
-  unit?: { start: number; end: number; key: string };
-  /** The unit written again after the lower number of a range ("1 cup to 1 1/2 cups"). */
-  valueUnit?: { start: number; end: number; key: string };
-  /** For a number without a unit, the words naming what it counts. */
-  noun?: { start: number; end: number };
-}
+export type IngredientAmount = components['schemas']['IngredientAmount'];
+
+/** How a number is written (IngredientAmount.style). */
+export type AmountStyle = IngredientAmount['style'];
 
 /** What scaleIngredient needs of an ingredient: its text and the amounts the API read in it. */
 export interface ScalableIngredient {

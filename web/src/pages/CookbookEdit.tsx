@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, ApiError, errorMessage, normalizePage, type Cookbook, type CookbookDetail, type Job, type Recipe } from '../lib/api';
+import { api, ApiError, errorMessage, normalizePage, type Cookbook, type CookbookDetail, type Job, type RecipeSummary } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { useAsync, useDebounced, useTitle } from '../lib/hooks';
 import { ImageField } from '../components/ImageField';
@@ -194,7 +194,7 @@ function RecipesSection({ book, onChange }: { book: CookbookDetail; onChange: ()
   const direct = book.recipeIds ? new Set(book.recipeIds) : null;
   const [q, setQ] = useState('');
   const dq = useDebounced(q.trim(), 250);
-  const [results, setResults] = useState<Recipe[]>([]);
+  const [results, setResults] = useState<RecipeSummary[]>([]);
   const [searching, setSearching] = useState(false);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, normalizePage, type Cookbook, type Page, type Recipe } from '../lib/api';
+import { api, normalizePage, type Cookbook, type Page, type RecipeSummary } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { useAsync, useTitle } from '../lib/hooks';
 import { CookbookCard } from '../components/CookbookCard';
@@ -56,7 +56,7 @@ export default function CookbookView() {
   const navigate = useNavigate();
   const book = useAsync((s) => api.getCookbook(id, s), [id, user?.id]);
   useTitle(book.data?.name);
-  const recipes = usePaged<Recipe>(book.data?.recipes, (cursor) => api.cookbookRecipesPage(id, cursor, PAGE));
+  const recipes = usePaged<RecipeSummary>(book.data?.recipes, (cursor) => api.cookbookRecipesPage(id, cursor, PAGE));
   // Included cookbooks come as one list (a cookbook includes a handful); shown PAGE at a time.
   const books = usePaged<Cookbook>(book.data?.cookbooks, () => Promise.resolve({ items: [], nextCursor: null, total: 0 }));
   const [confirm, setConfirm] = useState(false);

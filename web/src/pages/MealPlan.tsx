@@ -1,7 +1,7 @@
 import '../planner.css';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, errorMessage, type Recipe } from '../lib/api';
+import { api, errorMessage, type RecipeSummary } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { useAsync, useDebounced, useTitle } from '../lib/hooks';
 import {
@@ -236,7 +236,7 @@ function AddEntry({ day, meal, planId, onAdded }: { day: string; meal: Meal; pla
   const [open, setOpen] = useState(false);
   const [q, setQ] = useState('');
   const dq = useDebounced(q.trim(), 250);
-  const [found, setFound] = useState<Recipe[]>([]);
+  const [found, setFound] = useState<RecipeSummary[]>([]);
   const [error, setError] = useState('');
   useEffect(() => {
     if (!open || dq.length < 2) return setFound([]);

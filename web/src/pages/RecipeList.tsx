@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { labelWithCount, withSelected } from '../lib/labels';
 import { Link, useSearchParams } from 'react-router';
-import { api, type Page, type Recipe, type TagCount } from '../lib/api';
+import { api, type Page, type RecipeSummary, type TagCount } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { useDebounced, useInView, useTitle } from '../lib/hooks';
 import { RecipeCard, RecipeCardSkeleton } from '../components/RecipeCard';
@@ -37,7 +37,7 @@ export default function RecipeList() {
     if ((params.get('q') ?? '') !== debouncedQ) setParam('q', debouncedQ);
   }, [debouncedQ]);
 
-  const [items, setItems] = useState<Recipe[]>([]);
+  const [items, setItems] = useState<RecipeSummary[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [total, setTotal] = useState<number | null>(null);
   const [loading, setLoading] = useState(true);
@@ -55,7 +55,7 @@ export default function RecipeList() {
     setLoading(true);
     setError(null);
     api.listRecipes({ ...filters, cursor: reset ? null : cursor }, c.signal).then(
-      (page: Page<Recipe>) => {
+      (page: Page<RecipeSummary>) => {
         if (c.signal.aborted) return;
         setItems((prev) => (reset ? page.items : [...prev, ...page.items.filter((r) => !prev.some((p) => p.id === r.id))]));
         setCursor(page.nextCursor);
