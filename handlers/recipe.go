@@ -97,14 +97,13 @@ type IngredientSection struct {
 }
 
 // Ingredient is one ingredient line. Its id survives edits that send it
-// back, so mappings to steps survive too.
+// back, so mappings to steps survive too. The rest is ingredient.Described,
+// read from the text whenever the recipe is shown (output only; the text
+// stays the source of truth): its parts, and the amounts the client
+// scales. `admin ingredients` prints the same for a line of text.
 type Ingredient struct {
-	ID   uuid.UUID `json:"id"`
-	Text string    `json:"text"`
-	// Parsed is the line split into quantity, unit, name and notes, read
-	// from Text whenever the recipe is shown (output only; Text stays the
-	// source of truth).
-	Parsed ingredient.Parsed `json:"parsed"`
+	ID uuid.UUID `json:"id"`
+	ingredient.Described
 }
 
 // InstructionSection is a named group of steps; "" for a simple recipe.
@@ -129,9 +128,9 @@ func (s *Server) recipeSummaryView(r repo.RecipeSummary) RecipeSummary {
 	}
 }
 
-// ingredientParses keeps the parses of recent ingredient lines: parsing was
+// ingredientLines keeps the readings of recent ingredient lines: parsing was
 // a fifth of the API's work in answering GET /api/recipes/:id.
-var ingredientParses = ingredient.NewMemo(50_000)
+var ingredientLines = ingredient.NewMemo(50_000)
 
 func (s *Server) recipeView(r repo.Recipe) Recipe {
 	v := Recipe{
@@ -142,7 +141,7 @@ func (s *Server) recipeView(r repo.Recipe) Recipe {
 	for i, s := range r.IngredientSections {
 		items := make([]Ingredient, len(s.Items))
 		for j, it := range s.Items {
-			items[j] = Ingredient{ID: it.ID, Text: it.Text, Parsed: ingredientParses.Parse(it.Text)}
+			items[j] = Ingredient{ID: it.ID, Described: ingredientLines.Describe(it.Text)}
 		}
 		v.IngredientSections[i] = IngredientSection{Name: s.Name, Ingredients: items}
 	}

@@ -92,7 +92,15 @@ func scanWord(s string, i int) int {
 	for i < len(s) {
 		r, size := runeAt(s, i)
 		switch {
-		case isWordRune(r) || (r < utf8.RuneSelf && isDigit(byte(r))):
+		case isWordRune(r):
+			i += size
+		case r < utf8.RuneSelf && isDigit(byte(r)):
+			// Digits continue a Latin word ("v8"), never a word in another script: in "大さじ1"
+			// or "d'1/2" the number is an amount of its own.
+			prev, _ := utf8.DecodeLastRuneInString(s[:i])
+			if !unicode.Is(unicode.Latin, prev) && !(prev < utf8.RuneSelf && isDigit(byte(prev))) {
+				return i
+			}
 			i += size
 		case isApostrophe(r):
 			i += size
@@ -199,7 +207,10 @@ func lexNumber(s string, i int, toks []token) []token {
 	case isWordRune(r):
 		// "200g", "1tbsp", "2lb": split when the letters are a unit; otherwise ("2nd") one word.
 		end := scanWord(s, j)
-		if w := strings.ToLower(s[j:end]); tok.kind == tNum && (lookupUnit(s[j:end], true) != "" || w == "fl" || (dimensionWords[w] && w != "x")) {
+		// Split too before a word in another script ("150克", "2個", "1کپ") and before "x" ("4x
+		// garlic cloves" counts four).
+		if w := strings.ToLower(s[j:end]); tok.kind == tNum && (lookupUnit(s[j:end], true) != "" || w == "fl" || dimensionWords[w] ||
+			!unicode.Is(unicode.Latin, r)) {
 			tok.text, tok.low, tok.end = s[start:j], s[start:j], j
 			toks = append(toks, tok)
 			return append(toks, token{kind: tWord, text: s[j:end], low: strings.ToLower(s[j:end]), start: j, end: end})

@@ -7,15 +7,15 @@ import (
 	"testing"
 )
 
-func TestMemoAnswersAsParse(t *testing.T) {
+func TestMemoAnswersAsDescribe(t *testing.T) {
 	m := NewMemo(3)
 	lines := []string{"2 eggs", "1 1/2 cups flour, sifted", "salt to taste", "2 eggs", "", "3-4 cloves garlic (minced)", "1 1/2 cups flour, sifted"}
 	for _, l := range lines {
-		if got, want := m.Parse(l), Parse(l); !reflect.DeepEqual(got, want) {
+		if got, want := m.Describe(l), Describe(l); !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: memo %+v, Parse %+v", l, got, want)
 		}
 	}
-	if n := len(m.parsed); n > 3 {
+	if n := len(m.lines); n > 3 {
 		t.Errorf("holds %d lines, bound 3", n)
 	}
 }
@@ -29,7 +29,7 @@ func TestMemoConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range 500 {
 				l := fmt.Sprintf("%d cups flour", (g*i)%120)
-				if got, want := m.Parse(l), Parse(l); !reflect.DeepEqual(got, want) {
+				if got, want := m.Describe(l), Describe(l); !reflect.DeepEqual(got, want) {
 					t.Errorf("%q: %+v, want %+v", l, got, want)
 					return
 				}

@@ -9,10 +9,10 @@ import (
 // Parsed is an ingredient line split into its parts. The original line is not part of it: callers
 // keep the text as written and show these parts beside it.
 //
-// Quantity is nil when the line has no amount written in digits ("salt to taste", "a pinch of
-// nutmeg", "two eggs"): the same rule the web client's servings scaling uses, so a line the client
-// does not scale has no quantity here. A range ("2-3", "2 to 3") sets QuantityMax too. Package sizes
-// ("1 (14 oz) can") are not the quantity: Quantity is 1, Unit "can", and "14 oz" is a note.
+// Quantity is the first amount the amounts reader scales (ReadAmounts), so it is nil when the line
+// has no amount written in digits ("salt to taste", "a pinch of nutmeg", "two eggs") and a line the
+// client does not scale has no quantity here. A range ("2-3", "2 to 3") sets QuantityMax too. Package
+// sizes ("1 (14 oz) can") are not the quantity: Quantity is 1, Unit "can", and "14 oz" is a note.
 //
 // Name is the food, taken verbatim from the line (so it is always a substring of it): descriptive and
 // preparation words around it go to Notes ("1 cup finely chopped onion" → "onion", notes "finely
@@ -31,11 +31,51 @@ type Parsed struct {
 // Parse splits one ingredient line into quantity, unit, name and notes. It never fails: a line it
 // cannot read comes back with only the parts it found (often just Name).
 func Parse(line string) Parsed {
+	p, _ := readLine(line)
+	return p
+}
+
+// Described is an ingredient line as the API shows it: the text as written, its parts, and the
+// amounts that scale with the servings. `admin ingredients` prints exactly this for each line.
+type Described struct {
+	Text    string   `json:"text"`
+	Parsed  Parsed   `json:"parsed"`
+	Amounts []Amount `json:"amounts"`
+}
+
+// Describe reads one ingredient line once: the amounts reader decides which numbers are
+// quantities, and Parsed takes its quantity from the first of them, so the parts shown beside a
+// line and the servings scaling never disagree.
+func Describe(line string) Described {
+	parts, rd := readLine(line)
+	return Described{Text: line, Parsed: parts, Amounts: rd.Amounts(line)}
+}
+
+// readLine lexes the line once for both the parts and the amounts.
+func readLine(line string) (Parsed, Reading) {
+	toks := lex(line)
+	rd := readAmounts(line, toks)
+	parts := parseParts(line, toks)
+	parts.Quantity, parts.QuantityMax = nil, nil
+	for _, a := range rd.amounts {
+		// A length heads a line only for foods sold by the piece ("2 inch ginger"); it is not a
+		// quantity in Parsed's units.
+		if a.unit != nil && isDimensionKey(a.unit.Key) {
+			continue
+		}
+		parts.Quantity, parts.QuantityMax = ptr(a.value), a.max
+		break
+	}
+	return parts, rd
+}
+
+// parseParts finds the unit, name and notes of a line from its tokens (and a provisional
+// quantity, which readLine replaces with the reader's).
+func parseParts(line string, toks []token) Parsed {
 	trimmed := strings.TrimSpace(line)
 	if trimmed == "" {
 		return Parsed{}
 	}
-	toks := lex(line)
 	// "For the sauce:", "To serve" or "For the topping" is a section heading pasted into the list,
 	// not an ingredient. "For garnish: parsley" names one after the colon.
 	if !hasNumber(toks) {
@@ -47,7 +87,7 @@ func Parse(line string) Parsed {
 	if first := strings.ToLower(strings.Fields(trimmed)[0]); (first == "for" || first == "to") && strings.Contains(line, ":") {
 		colon := strings.Index(line, ":")
 		head := strings.TrimSpace(line[:colon])
-		p := parser{line: line, toks: lex(line)}
+		p := parser{line: line, toks: toks}
 		// Parse the part after the colon in place, so the name stays a slice of the line.
 		for k, t := range p.toks {
 			if t.start > colon {
@@ -188,9 +228,6 @@ func (p *parser) parse() Parsed {
 	if p.out.Name == "" && p.out.Unit == unitClove && p.toks[unitAt].kind == tWord {
 		// "3 whole cloves": the spice, not garlic cloves.
 		p.out.Name, p.out.Unit = p.toks[unitAt].text, ""
-	}
-	if p.out.Quantity != nil && p.out.QuantityMax != nil && *p.out.QuantityMax < *p.out.Quantity {
-		p.out.Quantity, p.out.QuantityMax = p.out.QuantityMax, p.out.Quantity
 	}
 	p.out.Notes = strings.Join(p.notes, "; ")
 	return p.out

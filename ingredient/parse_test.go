@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/parse/lines.golden.json")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata (parse/lines.golden.json, scaling/reader.golden.jsonl)")
 
 func f(v float64) *float64 { return &v }
 
@@ -52,7 +52,8 @@ func TestParse(t *testing.T) {
 		{"1/2-1 tsp chili flakes", Parsed{Quantity: f(0.5), QuantityMax: f(1), Unit: "tsp", Name: "chili flakes"}},
 		{"1 ½ - 2 cups stock", Parsed{Quantity: f(1.5), QuantityMax: f(2), Unit: "cup", Name: "stock"}},
 		{"1 cup to 1 1/2 cups milk", Parsed{Quantity: f(1), QuantityMax: f(1.5), Unit: "cup", Name: "milk"}},
-		{"3-2 cups water", Parsed{Quantity: f(2), QuantityMax: f(3), Unit: "cup", Name: "water"}},
+		// A range runs upwards; "3-2" is read as the amount 3 (the reader keeps min ≤ max for merging).
+		{"3-2 cups water", Parsed{Quantity: f(3), Unit: "cup", Name: "water"}},
 		{"about 2 cups flour", Parsed{Quantity: f(2), Unit: "cup", Name: "flour", Notes: "about"}},
 
 		// Units and their spellings.

@@ -107,6 +107,8 @@ var unitWords = map[string]string{
 	"sheet": unitSheet, "sheets": unitSheet,
 	"knob": unitKnob, "knobs": unitKnob,
 	"ear": unitEar, "ears": unitEar,
+	// Japanese and Chinese recipes: "牛乳 200cc", "150克", "大さじ1".
+	"cc": unitMl, "克": unitG, "公斤": unitKg, "千克": unitKg, "毫升": unitMl, "大さじ": unitTbsp, "小さじ": unitTsp,
 }
 
 // containerUnits are the units a package size ("14 oz", "400 g") can describe.

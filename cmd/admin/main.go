@@ -7,6 +7,7 @@
 //	admin seed --recipes N
 //	admin parse --url URL FILE.html
 //	admin map FILE.json
+//	admin ingredients < LINES
 package main
 
 import (

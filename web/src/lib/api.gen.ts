@@ -3909,6 +3909,75 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @description A quantity in an ingredient line: one number, or a range of two. Offsets are UTF-16 code units of text (as JavaScript indexes strings), end exclusive. Without a range the number is text[start:end]; with one (max set) the lower number is text[start:valueEnd], the upper one text[maxStart:end], and the text between them ("-", " to ", " cup to ") is kept as written.
+         * @example {
+         *       "end": 3,
+         *       "max": 3,
+         *       "maxStart": 2,
+         *       "maxStyle": "integer",
+         *       "start": 0,
+         *       "style": "integer",
+         *       "unit": {
+         *         "end": 8,
+         *         "key": "tbsp",
+         *         "start": 4
+         *       },
+         *       "value": 2,
+         *       "valueEnd": 1
+         *     }
+         */
+        IngredientAmount: {
+            end: number;
+            /** @description The upper end of a range ("2-3", "2 to 3", "3 or 4", "1 cup to 1 1/2 cups"); always greater than value. */
+            max?: number;
+            /** @description Start of the upper number of a range; only with max. */
+            maxStart?: number;
+            /**
+             * @description How the upper number of a range is written.
+             * @enum {string}
+             */
+            maxStyle?: "integer" | "decimal" | "decimal-comma" | "ascii-fraction" | "hyphen-fraction" | "fraction-slash" | "unicode" | "unicode-spaced";
+            /** @description For a number without a unit, the words naming what it counts ("2 large eggs" → "eggs", "1 large loaf brioche bread" → "loaf brioche bread"); the last of them that has a singular and a plural form may take the other form when the scaled amount crosses 1. */
+            noun?: {
+                end: number;
+                start: number;
+            };
+            start: number;
+            /**
+             * @description How the number is written, so a scaled number is written the same way: "2", "1.5", "1,5", "1/2" or "1 1/2", "1-1/2", "1⁄2" (U+2044), "½" or "1½", "1 ½".
+             * @enum {string}
+             */
+            style: "integer" | "decimal" | "decimal-comma" | "ascii-fraction" | "hyphen-fraction" | "fraction-slash" | "unicode" | "unicode-spaced";
+            /** @description The unit written after the number, and its normalized key ("tablespoons", "Tbsp." and "T" are all "tbsp"; lengths are "inch", "cm" or "mm"). A count before a package size takes the package as its unit ("1 (28 ounce) can" → "can"). */
+            unit?: {
+                end: number;
+                /**
+                 * @example cup
+                 * @example tbsp
+                 * @example tsp
+                 * @example g
+                 * @example ml
+                 * @example oz
+                 * @example lb
+                 * @example can
+                 * @example clove
+                 * @example inch
+                 */
+                key: string;
+                start: number;
+            };
+            /** @description The number (the lower end of a range). */
+            value: number;
+            /** @description End of the lower number of a range; only with max. */
+            valueEnd?: number;
+            /** @description In a range that writes its unit twice ("1 cup to 1 1/2 cups"), the unit after the lower number; it has the same key as unit. */
+            valueUnit?: {
+                end: number;
+                key: string;
+                start: number;
+            };
+        };
         Job: {
             /** Format: date-time */
             createdAt: string;
@@ -4073,6 +4142,7 @@ export interface components {
         Recipe: components["schemas"]["RecipeSummary"] & {
             ingredientSections: {
                 ingredients: {
+                    amounts?: components["schemas"]["IngredientAmount"][];
                     /** Format: uuid */
                     id: string;
                     parsed?: components["schemas"]["ParsedIngredient"];

@@ -4,7 +4,7 @@ import { api, type Mapping, type Recipe } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { useAsync, useTitle } from '../lib/hooks';
 import { flattenSteps, ingredientsByStep, useServings } from '../lib/recipe';
-import { scaleIngredientLine } from '../lib/scaling';
+import { scaleIngredient } from '../lib/scaling';
 import { factorFor, ServingsControl } from '../components/ServingsControl';
 import { ErrorView, PageSkeleton } from '../components/ui';
 import { StepText, TimerList, useTicks, useTimers } from '../components/CookTimers';
@@ -197,7 +197,7 @@ function Cook({ recipe, mappings }: { recipe: Recipe; mappings: Mapping[] }) {
                   <li key={i.id} data-testid="cook-ingredient" className={showAll && mapped.includes(i) ? 'hl' : ''}>
                     <label className={`check${ticks.has(`i:${i.id}`) ? ' ticked' : ''}`}>
                       <input type="checkbox" checked={ticks.has(`i:${i.id}`)} onChange={() => toggle(`i:${i.id}`)} data-testid="cook-ingredient-tick" />
-                      {scaleIngredientLine(i.text, factor)}
+                      {scaleIngredient(i, factor)}
                     </label>
                   </li>
                 ))}

@@ -7,7 +7,7 @@ import { formatMinutes, sentence } from '../lib/format';
 import type { RecipeRead } from '../lib/catalog';
 import { AddToCookbook, KeepOffline } from '../components/RecipeActions';
 import { useAsync, useTitle } from '../lib/hooks';
-import { scaleIngredientLine } from '../lib/scaling';
+import { scaleIngredient } from '../lib/scaling';
 import { AddToList, AddToPlan } from '../components/AddToPlan';
 import { RecipeImage } from '../components/RecipeImage';
 import { factorFor, ServingsControl } from '../components/ServingsControl';
@@ -145,7 +145,7 @@ export default function RecipeView() {
               <ul className="ing-list">
                 {s.ingredients.map((i) => (
                   <li key={i.id} data-testid="ingredient-line">
-                    {scaleIngredientLine(i.text, factor)}
+                    {scaleIngredient(i, factor)}
                   </li>
                 ))}
               </ul>

@@ -1,0 +1,48 @@
+package handlers
+
+import (
+	"encoding/json"
+	"testing"
+
+	"larder/repo"
+)
+
+// TestRecipeIngredientAmounts: each ingredient carries the amounts the
+// client scales, as spans in UTF-16 code units of its unchanged text; a
+// package size and a line without digits carry none of their own.
+func TestRecipeIngredientAmounts(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	_, tok := b.user(t, repo.RoleUser)
+	lines := []string{"1 cup (240 ml) milk", "1 (28 ounce) can tomatoes", "½–1 tsp salt", "salt to taste"}
+	rec := rcCreate(t, b, tok, mpBody(lines, mpSteps))
+	r := b.do(t, "GET", "/api/recipes/"+rec.ID.String(), nil, tok)
+	wantStatus(t, r, 200)
+	var raw struct {
+		IngredientSections []struct {
+			Ingredients []struct {
+				Text    string          `json:"text"`
+				Amounts json.RawMessage `json:"amounts"`
+			} `json:"ingredients"`
+		} `json:"ingredientSections"`
+	}
+	r.JSON(t, &raw)
+	want := []string{
+		`[{"start":0,"end":1,"value":1,"style":"integer","unit":{"start":2,"end":5,"key":"cup"}},` +
+			`{"start":7,"end":10,"value":240,"style":"integer","unit":{"start":11,"end":13,"key":"ml"}}]`,
+		// The package size is not an amount; the count counts cans.
+		`[{"start":0,"end":1,"value":1,"style":"integer","unit":{"start":13,"end":16,"key":"can"}}]`,
+		`[{"start":0,"end":3,"value":0.5,"style":"unicode","valueEnd":1,"max":1,"maxStart":2,"maxStyle":"integer",` +
+			`"unit":{"start":4,"end":7,"key":"tsp"}}]`,
+		`[]`,
+	}
+	got := raw.IngredientSections[0].Ingredients
+	if len(got) != len(want) {
+		t.Fatalf("ingredients %+v", got)
+	}
+	for i, w := range want {
+		if got[i].Text != lines[i] || string(got[i].Amounts) != w {
+			t.Errorf("%q: amounts %s\nwant %s", got[i].Text, got[i].Amounts, w)
+		}
+	}
+}

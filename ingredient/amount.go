@@ -1,0 +1,868 @@
+package ingredient
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Style is how a number is written, so a scaled number can be written the same way.
+type Style string
+
+// The styles of a number. A mixed number ("1 1/2", "1½") has the style of its fraction.
+const (
+	StyleInteger       Style = "integer"         // "2", "1,000"
+	StyleDecimal       Style = "decimal"         // "1.5", ".5"
+	StyleDecimalComma  Style = "decimal-comma"   // "1,5"
+	StyleFraction      Style = "ascii-fraction"  // "1/2", "1 1/2", "1 and 1/2"
+	StyleFractionDash  Style = "hyphen-fraction" // "1-1/2"
+	StyleFractionSlash Style = "fraction-slash"  // "1⁄2", "1 1⁄2" (U+2044)
+	StyleUnicode       Style = "unicode"         // "½", "1½"
+	StyleUnicodeSpaced Style = "unicode-spaced"  // "1 ½"
+)
+
+// Amount is one quantity of the ingredient in a line: a number, or a range of two, that scales with
+// the servings. Offsets are in UTF-16 code units (what a browser's string indexes), end exclusive.
+//
+// A range ("2-3", "2 to 3", "1 cup to 1 1/2 cups") covers [Start, End): the lower number is
+// [Start, ValueEnd) and the upper one [MaxStart, End); the text between them is kept as written.
+// Without a range, ValueEnd and MaxStart are left out and the number is [Start, End).
+type Amount struct {
+	Start    int      `json:"start"`
+	End      int      `json:"end"`
+	Value    float64  `json:"value"`
+	Style    Style    `json:"style"`
+	ValueEnd int      `json:"valueEnd,omitempty"`
+	Max      *float64 `json:"max,omitempty"`
+	MaxStart int      `json:"maxStart,omitempty"`
+	MaxStyle Style    `json:"maxStyle,omitempty"`
+	// Unit is the unit written after the number ("cup", "g", "inch"), with a normalized key that
+	// is the same for every spelling of it ("tablespoons", "Tbsp.", "T" → "tbsp").
+	Unit *UnitSpan `json:"unit,omitempty"`
+	// ValueUnit is the unit written again after the lower number of a range ("1 cup to 1 1/2
+	// cups"): the same key as Unit, which follows the upper number.
+	ValueUnit *UnitSpan `json:"valueUnit,omitempty"`
+	// Noun, for a number without a unit, spans the words naming what it counts ("2 large eggs" →
+	// "eggs", "1 large loaf brioche bread" → "loaf brioche bread"). The client makes the last of
+	// them that has two forms in its small table of English words agree with the amount.
+	Noun *Span `json:"noun,omitempty"`
+}
+
+// Span is a piece of the line, in UTF-16 code units.
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// UnitSpan is a unit as written in the line, and its normalized key.
+type UnitSpan struct {
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	Key   string `json:"key"`
+}
+
+// Reason says why a number in a line does not scale.
+type Reason string
+
+// The reasons a number never scales.
+const (
+	ReasonPackage     Reason = "package-size" // "1 (28 ounce) can", "1 15-ounce can", "2 x 400 g tins"
+	ReasonPerItem     Reason = "per-item"     // "(5 oz each)", "(à 150 g)", "about 4-5 oz each"
+	ReasonRate        Reason = "rate"         // "1 teaspoon per kilo", "1 tsp for each glass"
+	ReasonDimension   Reason = "dimension"    // "1-inch cubes", "9x13 inch pan", "cut into 6 pieces"
+	ReasonTemperature Reason = "temperature"  // "350°F", "180 degrees"
+	ReasonTime        Reason = "time"         // "10 minutes", "10:30"
+	ReasonPercent     Reason = "percent"      // "2% milk", "3,5 %"
+	ReasonRatio       Reason = "ratio"        // "90/10 beef"
+	ReasonName        Reason = "name"         // "00 flour", "5-spice", "V8"
+	ReasonReference   Reason = "reference"    // "1st", "see note 2", "step 3", list numbers, headings, "for 6"
+	ReasonPrice       Reason = "price"        // "($1.99)"
+)
+
+// Number is one number found in a line, with byte offsets into the line. Scales is false for a
+// number that must never change with the servings, and Reason says why.
+type Number struct {
+	Start, End int
+	Scales     bool
+	Reason     Reason
+}
+
+// Reading is everything the reader finds in a line: every number, and the amounts that scale.
+type Reading struct {
+	Numbers []Number
+	amounts []amount
+}
+
+// amount is an Amount with byte offsets, before conversion for the client.
+type amount struct {
+	start, end, valueEnd, maxStart int
+	value                          float64
+	max                            *float64
+	style, maxStyle                Style
+	unit, valueUnit                *UnitSpan // byte offsets
+	noun                           *Span     // byte offsets
+	// first and last token of the amount and of the unit after it, for the rules that look around.
+	tokStart, tokEnd, unitEnd int
+}
+
+// ReadAmounts finds every number in line and tells the amounts that scale from those that do not.
+func ReadAmounts(line string) Reading {
+	return readAmounts(line, lex(line))
+}
+
+func readAmounts(line string, toks []token) Reading {
+	r := reader{p: parser{line: line, toks: toks}}
+	r.read()
+	return Reading{Numbers: r.numbers, amounts: r.amounts}
+}
+
+// Amounts returns the scaling amounts of the line, offsets in UTF-16 code units.
+func (rd Reading) Amounts(line string) []Amount {
+	out := make([]Amount, 0, len(rd.amounts))
+	if len(rd.amounts) == 0 {
+		return out
+	}
+	u := identity
+	if !isASCII(line) {
+		u = utf16Offsets(line)
+	}
+	for _, a := range rd.amounts {
+		v := Amount{Start: u[a.start], End: u[a.end], Value: a.value, Style: a.style}
+		if a.max != nil {
+			v.Max, v.MaxStyle = a.max, a.maxStyle
+			v.ValueEnd, v.MaxStart = u[a.valueEnd], u[a.maxStart]
+		}
+		if a.unit != nil {
+			v.Unit = &UnitSpan{Start: u[a.unit.Start], End: u[a.unit.End], Key: a.unit.Key}
+		}
+		if a.valueUnit != nil {
+			v.ValueUnit = &UnitSpan{Start: u[a.valueUnit.Start], End: u[a.valueUnit.End], Key: a.valueUnit.Key}
+		}
+		if a.noun != nil {
+			v.Noun = &Span{Start: u[a.noun.Start], End: u[a.noun.End]}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// identity is the offset map of an ASCII line, where a byte is a UTF-16 code unit; most lines are.
+var identity = func() []int {
+	m := make([]int, maxIdentity)
+	for i := range m {
+		m[i] = i
+	}
+	return m
+}()
+
+const maxIdentity = 1 << 12
+
+func isASCII(s string) bool {
+	if len(s) >= maxIdentity {
+		return false // utf16Offsets covers long lines
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// utf16Offsets maps every byte offset of s (and len(s)) to its offset in UTF-16 code units. Bytes
+// inside a rune map to the rune's start; invalid bytes count as one U+FFFD each, as a browser
+// decoding the JSON would see them.
+func utf16Offsets(s string) []int {
+	out := make([]int, len(s)+1)
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		for k := 0; k < size; k++ {
+			out[i+k] = n
+		}
+		if r == utf8.RuneError && size == 1 {
+			n++
+		} else {
+			n += utf16.RuneLen(r)
+		}
+		i += size
+	}
+	out[len(s)] = n
+	return out
+}
+
+type reader struct {
+	p       parser
+	numbers []Number
+	amounts []amount
+	// heading is set for a line that only names a section ("For 6-8 cocktails:").
+	heading bool
+	openers []int // see enclosingParen
+}
+
+func (r *reader) read() {
+	t := strings.TrimSpace(r.p.line)
+	r.heading = strings.HasSuffix(t, ":")
+	toks := r.p.toks
+	for i := 0; i < len(toks); {
+		t := toks[i]
+		switch {
+		case t.kind == tWord && startsWithDigit(t.text):
+			// The lexer keeps "350°F", "2%", "9x13", "2nd" and "V8"-like runs as words.
+			r.never(t.start, t.end, wordNumberReason(t.low))
+			i++
+		case t.kind == tNum:
+			i = r.quantity(i)
+		default:
+			i++
+		}
+	}
+}
+
+func startsWithDigit(s string) bool {
+	return s != "" && (isDigit(s[0]) || (s[0] == '.' && len(s) > 1 && isDigit(s[1])))
+}
+
+func wordNumberReason(w string) Reason {
+	switch {
+	case strings.ContainsAny(w, "%"):
+		return ReasonPercent
+	case strings.ContainsAny(w, "°º"):
+		return ReasonTemperature
+	case strings.ContainsAny(w, "x×"):
+		return ReasonDimension
+	case strings.HasSuffix(w, "st") || strings.HasSuffix(w, "nd") || strings.HasSuffix(w, "rd") || strings.HasSuffix(w, "th"):
+		return ReasonReference
+	case (strings.HasSuffix(w, "f") || strings.HasSuffix(w, "c")) && strings.Trim(w[:len(w)-1], "0123456789.") == "":
+		return ReasonTemperature // "350F", "180C"
+	}
+	return ReasonName
+}
+
+func (r *reader) never(start, end int, why Reason) {
+	r.numbers = append(r.numbers, Number{Start: start, End: end, Reason: why})
+}
+
+// quantity reads the number or range at token i, classifies it and returns the index after it.
+func (r *reader) quantity(i int) int {
+	p := &r.p
+	a, next := r.readAmount(i)
+	why := r.classify(&a, i, next)
+	if why != "" {
+		r.never(a.start, a.end, why)
+		if why == ReasonPackage {
+			r.packageItem(&a, i)
+		}
+		return next
+	}
+	r.numbers = append(r.numbers, Number{Start: a.start, End: a.end, Scales: true})
+	// Two amounts of one range written with their units ("1 cup to 1 1/2 cups") are one amount.
+	if n := len(r.amounts); n > 0 && a.max == nil {
+		prev := &r.amounts[n-1]
+		if prev.max == nil && prev.unit != nil && a.unit != nil && prev.unit.Key == a.unit.Key &&
+			prev.unitEnd+1 == i && (p.isPunct(prev.unitEnd, "-", "–", "—") || p.isWord(prev.unitEnd, "to", "or")) && a.value > prev.value {
+			prev.max, prev.maxStyle, prev.valueEnd, prev.maxStart = ptr(a.value), a.style, prev.end, a.start
+			prev.end, prev.tokEnd = a.end, a.tokEnd
+			prev.valueUnit, prev.unit, prev.unitEnd = prev.unit, a.unit, a.unitEnd
+			return next
+		}
+	}
+	r.amounts = append(r.amounts, a)
+	return next
+}
+
+// readAmount reads a number or a range at token i, and the unit or counted noun after it.
+func (r *reader) readAmount(i int) (amount, int) {
+	p := &r.p
+	a := amount{tokStart: i}
+	v, j, _ := p.number(i)
+	// "6 1/2-inch thick lamb chops": six chops half an inch thick, not 6.5 inches of chops.
+	if j > i+1 && p.toks[i].whole && p.toks[j-1].frac && p.toks[j-1].start > p.toks[i].end &&
+		p.isPunct(j, "-") && !p.toks[j].spaceBefore && isDimensionWord(p.tokLow(j+1)) && isThicknessWord(p.tokLow(j+2)) {
+		v, j = p.toks[i].val, i+1
+	}
+	a.value, a.start, a.end = v, p.toks[i].start, p.toks[j-1].end
+	a.style = r.style(i, j)
+	// A range: "2-3", "2 – 3", "2 to 3", "3 or 4", "2 à 3", "2 bis 3".
+	if p.isPunct(j, "-", "–", "—") || p.isWord(j, "to", "or", "à", "bis", "a", "tot", "till") {
+		if w, k, ok := p.number(j + 1); ok && w > v {
+			a.max, a.maxStyle = ptr(w), r.style(j+1, k)
+			a.valueEnd, a.maxStart, a.end = a.end, p.toks[j+1].start, p.toks[k-1].end
+			j = k
+		}
+	}
+	a.tokEnd = j
+	a.unitEnd = j
+	// The unit: "cup", "15-ounce", "fl oz", "T.", "inch", "cm", "\"".
+	k := j
+	if p.isPunct(k, "-") && !p.toks[k].spaceBefore {
+		k++
+	} else if p.isPunct(k, "-", "–") && p.tok(k+1) != nil && p.toks[k+1].kind == tWord && measureUnits[lookupUnit(p.toks[k+1].text, true)] {
+		k++ // "13.5 – ounce can"
+	}
+	if t := p.tok(k); t != nil {
+		switch {
+		case t.kind == tWord && isDimensionWord(t.low) && (t.low != "in" || r.inchAbbrev(k)):
+			end := k + 1
+			if p.isPunct(end, ".") && !p.toks[end].spaceBefore {
+				end++
+			}
+			a.unit = &UnitSpan{Start: t.start, End: t.end, Key: dimensionKey(t.low)}
+			a.unitEnd = end
+		case t.kind == tPunct && (t.text == "\"" || t.text == "”" || t.text == "″") && !t.spaceBefore:
+			a.unit = &UnitSpan{Start: t.start, End: t.end, Key: "inch"}
+			a.unitEnd = k + 1
+		case t.kind == tWord:
+			if u, end := p.unit(k, true, false); u != "" {
+				last := k
+				if u == unitFlOz {
+					last = p.flOz(k) - 1
+					if p.isPunct(last, ".") {
+						last--
+					}
+				}
+				a.unit = &UnitSpan{Start: t.start, End: p.toks[last].end, Key: u}
+				a.unitEnd = end
+				if p.isWord(end-1, "of") {
+					a.unitEnd = end - 1
+				}
+			}
+		}
+	}
+	if a.unit == nil {
+		a.noun = r.countedNoun(k)
+	}
+	return a, j
+}
+
+// countedNoun finds the words naming what a number without a unit counts, starting at token k: the
+// name that follows, without the describing words around it ("2 large eggs, beaten" → "eggs", "1
+// red onion" → "red onion", "1 large loaf brioche bread" → "loaf brioche bread"). Which of them
+// agrees with the number is the client's table's business.
+func (r *reader) countedNoun(k int) *Span {
+	p := &r.p
+	var noun *Span
+	for n := k; n < k+4; n++ {
+		t := p.tok(n)
+		if t == nil || t.kind != tWord || t.low == "x" || t.low == "×" || connectors[t.low] || t.low == "of" || tailWords[t.low] {
+			break
+		}
+		if isSizeWord(t.low) || descriptors[t.low] {
+			if noun != nil {
+				break
+			}
+			continue
+		}
+		if noun == nil {
+			noun = &Span{Start: t.start, End: t.end}
+		}
+		noun.End = t.end
+	}
+	return noun
+}
+
+// style tells how the number in tokens [i, j) is written.
+func (r *reader) style(i, j int) Style {
+	p := &r.p
+	text := p.line[p.toks[i].start:p.toks[j-1].end]
+	switch {
+	case strings.ContainsRune(text, '⁄'):
+		return StyleFractionSlash
+	case strings.ContainsRune(text, '/'):
+		if j-i == 3 && p.isPunct(i+1, "-") {
+			return StyleFractionDash
+		}
+		return StyleFraction
+	}
+	if _, size := utf8.DecodeLastRuneInString(text); size > 1 {
+		if j-i == 2 {
+			return StyleUnicodeSpaced
+		}
+		return StyleUnicode
+	}
+	if p.toks[i].whole {
+		return StyleInteger
+	}
+	if strings.ContainsRune(text, ',') {
+		return StyleDecimalComma
+	}
+	return StyleDecimal
+}
+
+// classify returns why the amount at tokens [i, next) does not scale, or "" when it does.
+func (r *reader) classify(a *amount, i, next int) Reason {
+	p := &r.p
+	if r.heading {
+		return ReasonReference
+	}
+	if a.value == 0 {
+		return ReasonName // "00 flour", "0 fat"
+	}
+	if isRatio(p.toks[i].text) {
+		return ReasonRatio
+	}
+	prev := p.tok(i - 1)
+	after := p.tok(next)
+	// Numbered lists and notes: "1. 2 cups flour", "1) ...".
+	if i == 0 && after != nil && (after.text == "." || after.text == ")") && !after.spaceBefore && a.max == nil &&
+		p.toks[i].whole && p.tok(next+1) != nil && p.toks[next+1].spaceBefore {
+		return ReasonReference
+	}
+	if prev != nil {
+		switch {
+		case prev.kind == tPunct && currency[prev.text] && !p.toks[i].spaceBefore:
+			return ReasonPrice
+		case prev.kind == tPunct && (prev.text == "-" || prev.text == ":") && !p.toks[i].spaceBefore && !prev.spaceBefore &&
+			p.tok(i-2) != nil && (p.toks[i-2].kind == tWord && prev.text == "-" || p.toks[i-2].kind == tNum && prev.text == ":"):
+			return ReasonName // "1-to-1 flour", "Omega-3", the last part of "1:1:1"
+		case prev.kind == tWord && prev.low == "for" && (after == nil || after.kind == tPunct && after.text != "-" && after.text != "/"):
+			return ReasonReference // "salad greens for 6"
+		case prev.kind == tWord && strings.HasSuffix(prev.low, "mehl") && a.unit == nil:
+			return ReasonName // German flour types: "Weizenmehl 405"
+		case prev.kind == tPunct && prev.text == "#":
+			return ReasonReference
+		case prev.kind == tWord && referenceWords[strings.TrimSuffix(prev.low, ".")]:
+			return ReasonReference
+		case prev.kind == tPunct && prev.text == "." && p.isWord(i-2, "no", "nr"):
+			return ReasonReference
+		case prev.kind == tWord && (prev.low == "à" || prev.low == "je" || prev.low == "pro" || prev.low == "per"):
+			return ReasonPerItem
+		case prev.kind == tWord && (prev.low == "into" || prev.low == "in" && (a.unit == nil && cutWords[p.tokLow(next)] ||
+			a.unit != nil && (isDimensionKey(a.unit.Key) || a.unit.Key == unitPiece || a.unit.Key == unitSlice))):
+			return ReasonDimension // "cut into 6 pieces", "cut into 1-inch cubes", "cut in 4"
+		case prev.kind == tWord && (prev.low == "x" || prev.low == "×") && p.tok(i-2) != nil && p.toks[i-2].kind == tNum:
+			// The second number of "9 x 13" or "2 x 400 g": a dimension or the size of each package.
+			if a.unit != nil && measureUnits[a.unit.Key] {
+				return ReasonPackage
+			}
+			return ReasonDimension
+		}
+	}
+	if after != nil {
+		switch {
+		case after.kind == tPunct && (after.text == "%" || after.text == "°" || after.text == "º" || after.text == "˚"):
+			if after.text == "%" {
+				return ReasonPercent
+			}
+			return ReasonTemperature
+		case after.kind == tPunct && after.text == ":" && !after.spaceBefore && p.tok(next+1) != nil && p.toks[next+1].kind == tNum && !p.toks[next+1].spaceBefore:
+			return ReasonTime // "10:30"
+		case after.kind == tWord && (after.low == "percent" || after.low == "pct"):
+			return ReasonPercent
+		case after.kind == tWord && (temperatureWords[after.low] || after.text == "F" || after.text == "C" && a.value >= 40):
+			return ReasonTemperature // "350 F", "(26C)": nobody measures forty cups with a "C"
+		case after.kind == tPunct && currency[after.text]:
+			return ReasonPrice
+		case after.kind == tWord && timeWords[strings.TrimSuffix(after.low, ".")]:
+			return ReasonTime
+		case after.kind == tWord && servingWords[after.low] && (prev != nil && prev.kind == tWord && yieldWords[prev.low] ||
+			p.tok(next+1) == nil || p.toks[next+1].kind == tPunct):
+			return ReasonReference // "for 4 people", "(6 servings)"; "4 portions sea bass" counts portions
+		case after.kind == tWord && (after.low == "x" || after.low == "×") && p.tok(next+1) != nil && p.toks[next+1].kind == tNum:
+			// "9 x 13 inch pan" is a dimension; "2 x 400 g tins" counts tins.
+			b, _ := r.readAmount(next + 1)
+			if b.unit == nil || !measureUnits[b.unit.Key] {
+				return ReasonDimension
+			}
+		case after.kind == tPunct && after.text == "-" && !after.spaceBefore && p.tok(next+1) != nil &&
+			p.toks[next+1].kind == tWord && !p.toks[next+1].spaceBefore && a.unit == nil:
+			return ReasonName // "5-spice", "7-grain"
+		case after.kind == tWord && a.unit == nil && nameNumberWords[after.low]:
+			return ReasonName // "Chinese 5 spice"
+		}
+	}
+	// The equivalent of a temperature is one too: "80F (26C)".
+	if r.followsNever(i, ReasonTemperature) {
+		return ReasonTemperature
+	}
+	if r.packageSize(a, i) {
+		return ReasonPackage
+	}
+	if why := r.perItem(a, i); why != "" {
+		return why
+	}
+	if a.unit != nil && isDimensionKey(a.unit.Key) {
+		return r.dimension(a, i)
+	}
+	return ""
+}
+
+// packageSize reports whether the amount at token i is the size of each package or piece,
+// written between a count and the item: "1 (28 ounce) can", "1 15-ounce can", "2 10 oz packages",
+// "1 bone-in 4-5 pound pork shoulder", "1 can (14 oz)", "1 jar (8 ounce size)".
+func (r *reader) packageSize(a *amount, i int) bool {
+	p := &r.p
+	if r.sizeAfterCount(a, i) {
+		return true
+	}
+	open, inParen := r.enclosingParen(i)
+	if inParen {
+		if r.parenHas(open, "or", "total", "plus", "+") {
+			return false
+		}
+		if r.parenHas(open, "size") && a.unit != nil {
+			return true
+		}
+		// The words before the parenthesis: a bare count, or a count and a container.
+		j := open - 1
+		if p.isPunct(j, "-", "–", ",") {
+			j--
+		}
+		for j >= 0 && p.toks[j].kind == tWord && (isSizeWord(p.toks[j].low) || descriptors[p.toks[j].low]) {
+			j--
+		}
+		if j >= 0 && p.toks[j].kind == tWord && isContainer(p.toks[j].text) {
+			j--
+			for j >= 0 && p.toks[j].kind == tWord && (isSizeWord(p.toks[j].low) || descriptors[p.toks[j].low]) {
+				j--
+			}
+			return r.countEndsAt(j)
+		}
+		if r.bareCountEndsAt(j) {
+			return true
+		}
+		// "1 can tomato sauce (15 oz)": a bare measure in parentheses after a counted container.
+		if n := len(r.amounts); n > 0 && r.amounts[n-1].unit != nil && isContainer(p.line[r.amounts[n-1].unit.Start:r.amounts[n-1].unit.End]) &&
+			a.unit != nil && measureUnits[a.unit.Key] && open == i-1 && p.closeParen(open) == a.unitEnd+1 {
+			return true
+		}
+		return false
+	}
+	// An equivalent of a package size: "1 15-ounce (425 g) can", "1 (15-ounce/425 g) can".
+	return r.followsNever(i, ReasonPackage)
+}
+
+// sizeAfterCount reports a measure right after a bare count, maybe after size words: "1 large
+// 28-oz can", "(or 4 5-oz portions)".
+func (r *reader) sizeAfterCount(a *amount, i int) bool {
+	p := &r.p
+	if a.unit == nil || !(measureUnits[a.unit.Key] || isDimensionKey(a.unit.Key)) {
+		return false
+	}
+	j := i - 1
+	for j >= 0 && p.toks[j].kind == tWord && !countWords[p.toks[j].low] && (isSizeWord(p.toks[j].low) || descriptors[p.toks[j].low]) {
+		j--
+	}
+	if r.bareCountEndsAt(j) {
+		return true
+	}
+	// A count written as a word: "one 15-ounce can", "a 28-ounce can", "four 8-ounce packages".
+	return j >= 0 && p.toks[j].kind == tWord && countWords[p.toks[j].low] && (j == 0 || p.toks[j-1].kind != tWord)
+}
+
+// packageItem gives the count before a package size the container or item after it as its unit or
+// noun: "1 (28 ounce) can" counts cans, "2 10 oz packages" packages, "2 (6 oz) fillets" fillets.
+func (r *reader) packageItem(size *amount, i int) {
+	p := &r.p
+	if len(r.amounts) == 0 {
+		return
+	}
+	count := &r.amounts[len(r.amounts)-1]
+	if count.unit != nil || count.noun != nil {
+		return
+	}
+	k := size.unitEnd
+	if open, in := r.enclosingParen(i); in {
+		k = p.closeParen(open)
+		if k < 0 {
+			return
+		}
+	}
+	for m := 0; m < 3 && k < len(p.toks) && p.toks[k].kind == tWord; m, k = m+1, k+1 {
+		t := p.toks[k]
+		if isSizeWord(t.low) || descriptors[t.low] {
+			continue
+		}
+		if u := lookupUnit(t.text, true); u != "" {
+			count.unit = &UnitSpan{Start: t.start, End: t.end, Key: u}
+			count.unitEnd = k + 1
+		} else {
+			count.noun = r.countedNoun(k)
+		}
+		return
+	}
+}
+
+// countEndsAt reports whether the last scaling amount ends at token j.
+func (r *reader) countEndsAt(j int) bool {
+	return j >= 0 && len(r.amounts) > 0 && r.amounts[len(r.amounts)-1].tokEnd-1 == j
+}
+
+// inchAbbrev reports whether "in" at token k abbreviates inches ("2in", "2-in", "2 in.", "2 in
+// piece"), not the preposition ("2 in the pot").
+func (r *reader) inchAbbrev(k int) bool {
+	p := &r.p
+	if !p.toks[k].spaceBefore || p.isPunct(k-1, "-") {
+		return true
+	}
+	if p.isPunct(k+1, ".") && !p.toks[k+1].spaceBefore {
+		return true
+	}
+	w := p.tokLow(k + 1)
+	return w == "piece" || isThicknessWord(w) || cutWords[w] || panWords[w]
+}
+
+// bareCountEndsAt reports whether the last scaling amount is a count without a unit that ends at
+// token j ("1" in "1 (28 ounce) can").
+func (r *reader) bareCountEndsAt(j int) bool {
+	return r.countEndsAt(j) && r.amounts[len(r.amounts)-1].unit == nil
+}
+
+// followsNever reports whether the amount at token i is an equivalent, in parentheses or after a
+// slash, of a number just before it that does not scale for the reason why.
+func (r *reader) followsNever(i int, why Reason) bool {
+	p := &r.p
+	j := i - 1
+	for j >= 0 && p.toks[j].kind == tPunct && (p.toks[j].text == "(" || p.toks[j].text == "/" || p.toks[j].text == "[") {
+		j--
+	}
+	if j == i-1 || j < 0 || len(r.numbers) == 0 {
+		return false
+	}
+	last := r.numbers[len(r.numbers)-1]
+	if last.Scales || last.Reason != why {
+		return false
+	}
+	// The previous number, maybe with its unit, ends at token j.
+	end := p.toks[j].end
+	if last.End == end {
+		return true
+	}
+	if p.toks[j].kind == tWord && (lookupUnit(p.toks[j].text, true) != "" || isDimensionWord(p.toks[j].low)) {
+		k := j - 1
+		if p.isPunct(k, "-") {
+			k--
+		}
+		return k >= 0 && p.toks[k].end == last.End
+	}
+	return false
+}
+
+// perItem tells the amounts that give the size of each item or a rate, which no number of
+// servings changes: "(5 oz each)", "(à 150 g)", "about 4-5 oz each", "1 teaspoon per kilo",
+// "+1 tsp for each serving glass".
+func (r *reader) perItem(a *amount, i int) Reason {
+	p := &r.p
+	k := a.unitEnd
+	if a.unit == nil {
+		k = a.tokEnd
+	}
+	if p.isPunct(k, ".") {
+		k++
+	}
+	// A rate in the same clause: "1 teaspoon per kilo", "1 tsp salt per kilo of meat".
+	for n := k; n < len(p.toks) && n < k+4; n++ {
+		if p.toks[n].kind != tWord {
+			break
+		}
+		if p.isWord(n, "per", "pro", "je", "par") && p.tok(n+1) != nil && p.toks[n+1].kind == tWord && !articles[p.toks[n+1].low] ||
+			p.isWord(n, "for", "a", "an") && p.isWord(n+1, "each", "every") {
+			return ReasonRate
+		}
+	}
+	if open, in := r.enclosingParen(i); in && r.parenHas(open, "each", "apiece", "à", "ea", "per", "chacun", "chacune", "ciascuno", "ciascuna", "cada", "je") {
+		return ReasonPerItem
+	}
+	// "each" after the amount: the size of each of the items counted before ("4 steaks, about
+	// 4-5 oz each"), or, when nothing was counted before, a heading ("1/2 tsp EACH onion powder
+	// and paprika", "salt and pepper, 1 tsp each").
+	for n := k; n < len(p.toks) && n < k+3; n++ {
+		t := p.toks[n]
+		if t.kind == tPunct {
+			break
+		}
+		if t.low == "each" || t.low == "apiece" {
+			if len(r.amounts) > 0 {
+				return ReasonPerItem
+			}
+			break
+		}
+	}
+	return ""
+}
+
+// dimension classifies a length: a quantity when it heads the line and measures the food ("2 inch
+// ginger root", "3\" ginger", "1/2 inch (1 cm) fresh turmeric"), else the size of a cut or a pan.
+func (r *reader) dimension(a *amount, i int) Reason {
+	p := &r.p
+	k := a.unitEnd
+	if p.isPunct(k, "-") {
+		k++
+	}
+	w := p.tokLow(k)
+	if i2 := strings.IndexByte(w, '-'); i2 > 0 {
+		w = w[:i2] // "inch-thick"
+	}
+	if isThicknessWord(w) || cutWords[w] || panWords[w] || p.isWord(k, "x", "×") {
+		return ReasonDimension
+	}
+	// A length in the first amount of the line, or the equivalent of one: right after it, or
+	// alone in parentheses later ("1 inch fresh ginger, (grated (2.5cm))").
+	if len(r.amounts) == 0 {
+		return ""
+	}
+	last := r.amounts[len(r.amounts)-1]
+	if open, in := r.enclosingParen(i); in && len(r.amounts) == 1 && last.unit != nil && isDimensionKey(last.unit.Key) &&
+		open == i-1 && p.closeParen(open) == a.unitEnd+1 {
+		return ""
+	}
+	if last.unit != nil && isDimensionKey(last.unit.Key) && len(r.amounts) == 1 {
+		j := i - 1
+		for j >= 0 && p.toks[j].kind == tPunct && (p.toks[j].text == "(" || p.toks[j].text == "/") {
+			j--
+		}
+		if j >= 0 && j < i-1 && j == last.unitEnd-1 {
+			return ""
+		}
+	}
+	return ReasonDimension
+}
+
+// enclosingParen returns the token index of the "(" or "[" that encloses token i. The openers are
+// found once per line, so a line full of parentheses stays linear.
+func (r *reader) enclosingParen(i int) (int, bool) {
+	p := &r.p
+	if r.openers == nil {
+		r.openers = make([]int, len(p.toks))
+		var stack []int
+		for j, t := range p.toks {
+			r.openers[j] = -1
+			if n := len(stack); n > 0 {
+				r.openers[j] = stack[n-1]
+			}
+			if t.kind != tPunct {
+				continue
+			}
+			switch t.text {
+			case "(", "[":
+				stack = append(stack, j)
+			case ")", "]":
+				if n := len(stack); n > 0 {
+					stack = stack[:n-1]
+				}
+			}
+		}
+	}
+	if i < 0 || i >= len(r.openers) || r.openers[i] < 0 {
+		return 0, false
+	}
+	return r.openers[i], true
+}
+
+// parenHas reports whether the parenthesis opened at token open holds one of the words. It looks
+// at most 40 tokens in: an aside in an ingredient line is a few words, and a line of unclosed
+// parentheses must not make every number scan to the end.
+func (r *reader) parenHas(open int, words ...string) bool {
+	p := &r.p
+	end := p.closeParen(open)
+	if end < 0 || end > open+40 {
+		end = min(len(p.toks), open+40)
+	}
+	for j := open + 1; j < end; j++ {
+		for _, w := range words {
+			if p.toks[j].low == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isRatio reports whether a number token is a ratio such as "90/10", not a fraction.
+func isRatio(text string) bool {
+	slash := strings.IndexAny(text, "/⁄")
+	if slash <= 0 {
+		return false
+	}
+	num, den := text[:slash], strings.TrimLeft(text[slash:], "/⁄")
+	if len(num) != len(den) && len(num) < len(den) {
+		return false
+	}
+	return atoiSmall(num) >= atoiSmall(den)
+}
+
+func atoiSmall(s string) int {
+	n := 0
+	for i := 0; i < len(s) && i < 9; i++ {
+		if !isDigit(s[i]) {
+			break
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+func isDimensionWord(w string) bool {
+	return dimensionWords[w] && w != "x"
+}
+
+func isThicknessWord(w string) bool {
+	return w == "thick" || w == "long" || w == "wide" || w == "deep" || w == "high" || w == "thick-cut" ||
+		w == "thickness" || w == "diameter" || w == "square" || w == "dick" || w == "épaisseur"
+}
+
+// dimensionKey normalizes a length unit.
+func dimensionKey(w string) string {
+	switch strings.TrimSuffix(w, ".") {
+	case "cm", "centimeter", "centimeters", "centimetre", "centimetres":
+		return "cm"
+	case "mm":
+		return "mm"
+	}
+	return "inch"
+}
+
+func isDimensionKey(k string) bool { return k == "inch" || k == "cm" || k == "mm" }
+
+// isContainer reports whether a word names a package whose size is written beside it.
+func isContainer(w string) bool {
+	if u := lookupUnit(w, true); u != "" {
+		return containerUnits[u] && u != unitStick
+	}
+	return foreignContainers[strings.ToLower(strings.TrimSuffix(w, "."))]
+}
+
+// referenceWords are words before a number that make it a reference, not an amount.
+var referenceWords = setOf("note", "notes", "step", "steps", "recipe", "page", "footnote", "mark", "size",
+	"type", "tipo", "number", "no", "nr", "nº", "photo", "version", "day", "week", "serves", "makes", "yield",
+	"yields", "servings", "feeds")
+
+var temperatureWords = setOf("degrees", "degree", "deg", "fahrenheit", "celsius", "grad", "degrés", "gradi", "grados")
+
+var timeWords = setOf("minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "second", "seconds", "sec",
+	"secs", "day", "days", "week", "weeks", "minuten", "minuti", "minutos", "stunden", "stunde", "heures", "heure",
+	"ore", "horas", "overnight")
+
+// yieldWords before a number make it the yield of the recipe.
+var yieldWords = setOf("for", "serves", "makes", "feeds", "yields", "yield", "für", "pour", "per")
+
+var servingWords = setOf("servings", "serving", "people", "persons", "person", "portions", "portion", "personnes",
+	"personen", "persone", "porciones", "cocktails", "drinks")
+
+// cutWords name the pieces of a cut, whose size is never an amount ("1-inch cubes").
+var cutWords = setOf("cubes", "cube", "pieces", "chunks", "chunk", "dice", "diced", "strips", "strip", "slices",
+	"rounds", "lengths", "wedges", "batons", "matchsticks", "segments", "squares", "rings", "florets", "bits",
+	"cubed", "sections", "portions", "pcs", "stücke", "morceaux", "pezzi", "trozos", "cubitos", "dados")
+
+// panWords make a length the size of a pan or a crust ("9-inch pie crust", "9x13 inch pan").
+var panWords = setOf("pan", "pans", "dish", "tin", "skillet", "mold", "mould", "ramekin", "ramekins", "springform",
+	"crust", "crusts", "shell", "shells", "tortilla", "tortillas", "round", "baking", "cake", "pie", "tart", "loaf",
+	"pizza", "cutter", "ring", "square", "plate", "pot", "frying", "sheet", "form")
+
+// articles after "per" make it the Italian or French "for" ("di cui 2 cucchiai per la salsa").
+var articles = setOf("la", "il", "lo", "le", "i", "gli", "l", "un", "una", "uno", "the", "a", "an", "des", "les")
+
+// countWords count items in words; a measure after them is the size of each ("one 15-ounce can").
+var countWords = setOf("a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+	"eleven", "twelve", "ein", "eine", "un", "une", "uno", "una")
+
+var currency = setOf("$", "€", "£", "¥", "₹")
+
+// nameNumberWords follow a number that is part of a name ("Chinese 5 spice", "7 up").
+var nameNumberWords = setOf("spice", "spices", "up", "grain", "grains", "倍")
+
+// foreignContainers are packages named in other languages, whose written size does not scale
+// ("1 Dose (400 g) Tomaten", "1 boîte (400 g)").
+var foreignContainers = setOf("dose", "dosen", "glas", "gläser", "packung", "packungen", "päckchen", "pck",
+	"becher", "flasche", "beutel", "boîte", "boîtes", "conserve", "sachet", "pot", "barattolo", "lattina",
+	"confezione", "vasetto", "scatola", "lata", "latas", "bote", "paquete", "sobre", "blik", "pak", "zak", "pakje")

@@ -1,0 +1,189 @@
+package ingredient
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf16"
+)
+
+// TestReadAmountsReasons: each number that never scales says why (the vectors check which numbers
+// scale; this checks the reasons).
+func TestReadAmountsReasons(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		want []string // each number as written, with "+" when it scales or its reason
+	}{
+		{"1 (28 ounce) can tomatoes", []string{"1+", "28 package-size"}},
+		{"2 x 400 g tins", []string{"2+", "400 package-size"}},
+		{"4 chicken breasts (5 oz each)", []string{"4+", "5 per-item"}},
+		{"2 fillets (à 150 g)", []string{"2+", "150 per-item"}},
+		{"1 teaspoon per kilo", []string{"1 rate"}},
+		{"2 potatoes, each cut into 6 pieces", []string{"2+", "6 dimension"}},
+		{"9x13 inch pan", []string{"9x13 dimension"}},
+		{"9 x 13 inch pan", []string{"9 dimension", "13 dimension"}},
+		{"1 cup milk, warmed to 110°F", []string{"1+", "110°f temperature"}},
+		{"oil heated to 180 degrees", []string{"180 temperature"}},
+		{"rice, soaked for 30 minutes", []string{"30 time"}},
+		{"1 cup 2% milk", []string{"1+", "2% percent"}},
+		{"Milch, 3,5 %", []string{"3,5 percent"}},
+		{"1 lb 90/10 beef", []string{"1+", "90/10 ratio"}},
+		{"500 g 00 flour", []string{"500+", "00 name"}},
+		{"1 tsp 5-spice", []string{"1+", "5 name"}},
+		{"2 cups water (see note 2)", []string{"2+", "2 reference"}},
+		{"1st layer: 2 eggs", []string{"1st reference", "2+"}},
+		{"For 6-8 cocktails:", []string{"6-8 reference"}},
+		{"3 cups spinach ($1.61)", []string{"3+", "1.61 price"}},
+		{"1 cup to 1 1/2 cups milk", []string{"1+", "1 1/2+"}},
+		{"1 cup warm milk - 80F (26C)", []string{"1+", "80f temperature", "26 temperature"}},
+		{"1 whole salmon fillet (or 4 5-oz portions)", []string{"1+", "4+", "5 package-size"}},
+		{"1 13.5 – ounce can coconut milk", []string{"1+", "13.5 package-size"}},
+		{"4 portions sea bass", []string{"4+"}},
+		{"Sauce (4 servings)", []string{"4 reference"}},
+	}
+	for _, tt := range tests {
+		rd := ReadAmounts(tt.line)
+		var got []string
+		for _, n := range rd.Numbers {
+			s := strings.ToLower(tt.line[n.Start:n.End])
+			if n.Scales {
+				got = append(got, s+"+")
+			} else {
+				got = append(got, s+" "+string(n.Reason))
+			}
+		}
+		if strings.Join(got, " | ") != strings.Join(tt.want, " | ") {
+			t.Errorf("%q\n got %q\nwant %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+// checkAmounts holds for every line: the reader never panics, its numbers lie inside the line in
+// order without overlapping, and the amounts the client gets slice the text as UTF-16 safely.
+func checkAmounts(t *testing.T, line string) {
+	t.Helper()
+	rd := ReadAmounts(line)
+	prevEnd := 0
+	for _, n := range rd.Numbers {
+		if n.Start < prevEnd || n.End <= n.Start || n.End > len(line) {
+			t.Fatalf("ReadAmounts(%q): number [%d,%d) after %d", line, n.Start, n.End, prevEnd)
+		}
+		if !n.Scales && n.Reason == "" {
+			t.Errorf("ReadAmounts(%q): number [%d,%d) does not scale and has no reason", line, n.Start, n.End)
+		}
+		prevEnd = n.End
+	}
+	// The text as the client gets it: JSON turns each invalid byte into one U+FFFD.
+	b, err := json.Marshal(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen string
+	if err := json.Unmarshal(b, &seen); err != nil {
+		t.Fatal(err)
+	}
+	units := len(utf16.Encode([]rune(seen)))
+	as := rd.Amounts(line)
+	prevEnd = 0
+	inside := func(what string, s, e int) {
+		if s < 0 || e > units || s >= e {
+			t.Fatalf("Amounts(%q): %s [%d,%d) outside [0,%d)", line, what, s, e, units)
+		}
+	}
+	for _, a := range as {
+		inside("amount", a.Start, a.End)
+		if a.Start < prevEnd {
+			t.Fatalf("Amounts(%q): amount at %d overlaps the one ending at %d", line, a.Start, prevEnd)
+		}
+		if math.IsNaN(a.Value) || math.IsInf(a.Value, 0) || a.Value <= 0 {
+			t.Errorf("Amounts(%q): value %v", line, a.Value)
+		}
+		if a.Max != nil {
+			if !(a.Start < a.ValueEnd && a.ValueEnd <= a.MaxStart && a.MaxStart < a.End) || !(*a.Max > a.Value) || math.IsInf(*a.Max, 0) {
+				t.Errorf("Amounts(%q): range %+v", line, a)
+			}
+		}
+		for _, u := range []*UnitSpan{a.Unit, a.ValueUnit} {
+			if u != nil {
+				inside("unit", u.Start, u.End)
+				if u.Key == "" || (u.Start < a.End && u.End > a.Start && u != a.ValueUnit) {
+					t.Errorf("Amounts(%q): unit %+v of %+v", line, *u, a)
+				}
+			}
+		}
+		if a.Noun != nil {
+			inside("noun", a.Noun.Start, a.Noun.End)
+		}
+		prevEnd = a.End
+	}
+	// Parsed takes its quantity from the reader.
+	p := Describe(line).Parsed
+	if p.Quantity != nil && len(as) == 0 {
+		t.Errorf("Describe(%q): quantity %v without amounts", line, *p.Quantity)
+	}
+}
+
+func FuzzReadAmounts(f *testing.F) {
+	for _, s := range []string{
+		"1 cup (240 ml) milk", "1 (28 ounce) can tomatoes", "6 1/2-inch thick lamb chops", "½–1 tsp salt",
+		"1 cup to 1 1/2 cups milk", "2 x 400 g tins", "9x13 inch pan", "350°F", "Basilico ½", "Optional topping: 2–3 tbsp",
+		"1 inch fresh ginger, (grated (2.5cm))", "玉ねぎ 1/4個(50g)", "میدہ۔۔۔۔۔1کپ", "🥚 2 eggs", "\xff1\xfe/2 cup",
+		"1 (", "((((1", "1-", "1 - - 2", "1/0", "0/0 cups", "1 or", "1 to 2 to 3", "2 ½ - 3 ¼", "1,5 %", "1:1:1",
+		"$1.99", "1 1/2-inch (4 cm) piece", "1 jar (8 ounce size)", "4 steaks, about 4-5 oz each", "For 6-8:",
+		strings.Repeat("1 (", 200), strings.Repeat("2 x ", 100), "99999999999999999999999999999999999999999 cups",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		start := time.Now()
+		checkAmounts(t, line)
+		// Not a performance assertion: a line that takes this long has hit a blow-up, not a slow machine.
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("%d bytes took %v", len(line), d)
+		}
+	})
+}
+
+// vectorLines are the lines of the shared scaling vectors: real lines, most with second amounts.
+func vectorLines(b *testing.B) []string {
+	raw, err := os.ReadFile(filepath.Join("testdata", "scaling", "vectors.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var vs scalingVectors
+	if err := json.Unmarshal(raw, &vs); err != nil {
+		b.Fatal(err)
+	}
+	lines := make([]string, len(vs.Vectors))
+	for i, v := range vs.Vectors {
+		lines[i] = v.Line
+	}
+	return lines
+}
+
+// BenchmarkDescribe reads a line from scratch: what a recipe read costs when the memo misses.
+func BenchmarkDescribe(b *testing.B) {
+	lines := vectorLines(b)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		Describe(lines[i%len(lines)])
+	}
+}
+
+// BenchmarkMemoDescribe is the GET /api/recipes/:id path once the lines were seen.
+func BenchmarkMemoDescribe(b *testing.B) {
+	lines := vectorLines(b)
+	m := NewMemo(50_000)
+	for _, l := range lines {
+		m.Describe(l)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		m.Describe(lines[i%len(lines)])
+	}
+}

@@ -1,0 +1,148 @@
+package ingredient
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// scalingVectors is testdata/scaling/vectors.json, shared with the web client's Vitest test.
+type scalingVectors struct {
+	Factors []string `json:"factors"`
+	Vectors []struct {
+		Line    string            `json:"line"`
+		Source  string            `json:"source"`
+		Marked  string            `json:"marked"`
+		Numbers []labeledNumber   `json:"numbers"`
+		Scaled  map[string]string `json:"scaled"`
+	} `json:"vectors"`
+}
+
+type labeledNumber struct {
+	Start int     `json:"start"`
+	End   int     `json:"end"`
+	Value float64 `json:"value"`
+}
+
+// minVectorPassRate is the share of vectors whose numbers the reader must classify as labeled (the
+// issue's goal on held-out lines); the failures are listed either way.
+const minVectorPassRate = 0.98
+
+// TestScalingVectors runs the vector lines through WriteLines, the code path of `admin ingredients`,
+// keeps its output as testdata/scaling/reader.golden.jsonl (the input of the client's Vitest test,
+// rewritten with -update), and checks that the numbers the reader scales are exactly the numbers
+// marked by hand, with their values.
+func TestScalingVectors(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("testdata", "scaling", "vectors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs scalingVectors
+	if err := json.Unmarshal(raw, &vs); err != nil {
+		t.Fatal(err)
+	}
+	if len(vs.Vectors) < 200 {
+		t.Fatalf("%d vectors, want at least 200", len(vs.Vectors))
+	}
+	var in strings.Builder
+	for _, v := range vs.Vectors {
+		in.WriteString(v.Line + "\n")
+	}
+	var out bytes.Buffer
+	if err := WriteLines(strings.NewReader(in.String()), &out); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "scaling", "reader.golden.jsonl")
+	if *update {
+		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(want, out.Bytes()) {
+		t.Errorf("%s is not the reader's output (run go test ./ingredient -run TestScalingVectors -update): %v", golden, err)
+	}
+
+	rows := bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
+	if len(rows) != len(vs.Vectors) {
+		t.Fatalf("%d output lines for %d input lines", len(rows), len(vs.Vectors))
+	}
+	failed := 0
+	for i, v := range vs.Vectors {
+		var l Described
+		if err := json.Unmarshal(rows[i], &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.Text != v.Line {
+			t.Fatalf("line %d: text %q, want %q", i, l.Text, v.Line)
+		}
+		got := flatNumbers(l.Amounts)
+		if !sameNumbers(got, v.Numbers) {
+			failed++
+			t.Logf("FAIL %s\n  line   %q\n  marked %q\n  read   %s", v.Source, v.Line, v.Marked, markNumbers(v.Line, got))
+		}
+	}
+	rate := 1 - float64(failed)/float64(len(vs.Vectors))
+	t.Logf("scaling vectors: %d of %d lines read as labeled (pass rate %.3f)", len(vs.Vectors)-failed, len(vs.Vectors), rate)
+	if rate < minVectorPassRate {
+		t.Errorf("pass rate %.3f < %.2f", rate, minVectorPassRate)
+	}
+}
+
+// flatNumbers lists every number of the amounts, both ends of a range apart, as the labels do.
+func flatNumbers(as []Amount) []labeledNumber {
+	var out []labeledNumber
+	for _, a := range as {
+		if a.Max != nil {
+			out = append(out, labeledNumber{a.Start, a.ValueEnd, a.Value}, labeledNumber{a.MaxStart, a.End, *a.Max})
+			continue
+		}
+		out = append(out, labeledNumber{a.Start, a.End, a.Value})
+	}
+	return out
+}
+
+func sameNumbers(a, b []labeledNumber) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Start != b[i].Start || a[i].End != b[i].End || math.Abs(a[i].Value-b[i].Value) > 1e-9 {
+			return false
+		}
+	}
+	return true
+}
+
+// markNumbers writes the line with the numbers in brackets, as the labels are written.
+func markNumbers(line string, ns []labeledNumber) string {
+	u := []rune(line)
+	_ = u
+	var b strings.Builder
+	units := utf16Offsets(line)
+	pos := 0
+	for _, n := range ns {
+		s, e := byteAt(units, n.Start), byteAt(units, n.End)
+		if s < pos || e > len(line) || s > e {
+			return fmt.Sprintf("%q (bad spans %v)", line, ns)
+		}
+		b.WriteString(line[pos:s] + "[" + line[s:e] + "]")
+		pos = e
+	}
+	b.WriteString(line[pos:])
+	return fmt.Sprintf("%q", b.String())
+}
+
+// byteAt returns the byte offset of a UTF-16 offset, given utf16Offsets of the line.
+func byteAt(units []int, u int) int {
+	for i, v := range units {
+		if v == u {
+			return i
+		}
+	}
+	return len(units)
+}
