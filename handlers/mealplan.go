@@ -46,7 +46,7 @@ func (s *Server) mealPlanRoutes(api fiber.Router) {
 	api.Get("/mealplans/:id", s.requireAuth, s.getMealPlan)
 	api.Patch("/mealplans/:id", s.requireAuth, s.renameMealPlan)
 	api.Delete("/mealplans/:id", s.requireAuth, s.deleteMealPlan)
-	api.Post("/mealplans/:id/members", s.requireAuth, s.addMealPlanMember)
+	api.Post("/mealplans/:id/members", s.requireAuth, s.shareLimit(), s.addMealPlanMember)
 	api.Delete("/mealplans/:id/members/:userId", s.requireAuth, s.removeMealPlanMember)
 }
 
@@ -513,33 +513,9 @@ func (s *Server) deleteMealPlan(c *fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// memberByEmail reads {email} and finds the user to share with: 400 for
-// none or oneself, 404 for an address no user has.
-func (s *Server) memberByEmail(c *fiber.Ctx, ownerID uuid.UUID) (repo.User, error) {
-	var b struct {
-		Email string `json:"email"`
-	}
-	if err := decodeJSON(c, &b); err != nil {
-		return repo.User{}, err
-	}
-	email := strings.TrimSpace(b.Email)
-	if email == "" {
-		fe := fieldErrors{}
-		fe.add("email", "is required")
-		return repo.User{}, fe.err()
-	}
-	u, err := repo.GetUserByEmail(c.UserContext(), s.DB, email)
-	if errors.Is(err, repo.ErrNotFound) {
-		return u, newError(fiber.StatusNotFound, "not_found", "no user has the email address %s", email)
-	}
-	if err != nil {
-		return u, err
-	}
-	if u.ID == ownerID {
-		return u, errInvalid("the owner is always on it: share with someone else")
-	}
-	return u, nil
-}
+// ownerIsMember is the answer to an owner who adds themselves to their
+// own plan or list.
+const ownerIsMember = "the owner is always on it: share with someone else"
 
 // addMealPlanMember answers POST /api/mealplans/:id/members {email} (owner
 // only): 201 with the plan, 200 when the user was already a member.
@@ -548,7 +524,7 @@ func (s *Server) addMealPlanMember(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := s.memberByEmail(c, p.OwnerID)
+	u, err := s.shareRecipient(c, p.OwnerID, ownerIsMember)
 	if err != nil {
 		return err
 	}

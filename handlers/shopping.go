@@ -39,7 +39,7 @@ func (s *Server) shoppingRoutes(api fiber.Router) {
 	api.Get("/shopping-lists/:id", s.requireAuth, s.getShoppingList)
 	api.Patch("/shopping-lists/:id", s.requireAuth, s.updateShoppingList)
 	api.Delete("/shopping-lists/:id", s.requireAuth, s.deleteShoppingList)
-	api.Post("/shopping-lists/:id/members", s.requireAuth, s.addShoppingListMember)
+	api.Post("/shopping-lists/:id/members", s.requireAuth, s.shareLimit(), s.addShoppingListMember)
 	api.Delete("/shopping-lists/:id/members/:userId", s.requireAuth, s.removeShoppingListMember)
 	api.Post("/shopping-lists/:id/items", s.requireAuth, s.addShoppingItem)
 	api.Patch("/shopping-lists/:id/items/:itemId", s.requireAuth, s.updateShoppingItem)
@@ -308,7 +308,7 @@ func (s *Server) addShoppingListMember(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := s.memberByEmail(c, l.OwnerID)
+	u, err := s.shareRecipient(c, l.OwnerID, ownerIsMember)
 	if err != nil {
 		return err
 	}
