@@ -432,16 +432,22 @@ func nameField(fe fieldErrors, name string) string {
 	return name
 }
 
-func (s *Server) createMealPlan(c *fiber.Ctx) error {
+// nameBody reads {name}, a plan's.
+func nameBody(c *fiber.Ctx) (string, error) {
 	var b struct {
 		Name string `json:"name"`
 	}
 	if err := decodeJSON(c, &b); err != nil {
-		return err
+		return "", err
 	}
 	fe := fieldErrors{}
 	name := nameField(fe, b.Name)
-	if err := fe.err(); err != nil {
+	return name, fe.err()
+}
+
+func (s *Server) createMealPlan(c *fiber.Ctx) error {
+	name, err := nameBody(c)
+	if err != nil {
 		return err
 	}
 	p, err := repo.CreateMealPlan(c.UserContext(), s.DB, caller(c).ID, name)
@@ -481,15 +487,8 @@ func (s *Server) renameMealPlan(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var b struct {
-		Name string `json:"name"`
-	}
-	if err := decodeJSON(c, &b); err != nil {
-		return err
-	}
-	fe := fieldErrors{}
-	name := nameField(fe, b.Name)
-	if err := fe.err(); err != nil {
+	name, err := nameBody(c)
+	if err != nil {
 		return err
 	}
 	if err := repo.RenameMealPlan(c.UserContext(), s.DB, p.ID, name); err != nil {
