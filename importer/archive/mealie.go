@@ -65,31 +65,11 @@ func isMealieBackup(names []string) bool {
 }
 
 func (z *zipArchive) mealieExport() *Archive {
-	var docs []string
-	for _, n := range z.names() {
-		if mealieRecipeJSON(n) {
-			docs = append(docs, n)
-		}
-	}
-	return &Archive{Format: FormatMealie, Total: len(docs) + len(z.unsafe), each: func(yield func(Recipe) bool) {
-		if !z.unsafeEntries(yield) {
-			return
-		}
-		for _, name := range docs {
-			rec := z.mealieExportRecipe(name)
-			if !yield(rec) {
-				return
-			}
-		}
-	}}
+	return z.perEntry(FormatMealie, mealieRecipeJSON, z.mealieExportRecipe)
 }
 
 func (z *zipArchive) mealieExportRecipe(name string) Recipe {
-	b, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
-	if err != nil {
-		return Recipe{Entry: name, Err: err}
-	}
-	m, err := decodeObject(b)
+	m, err := z.readObject(name)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
