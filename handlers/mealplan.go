@@ -46,7 +46,7 @@ func (s *Server) mealPlanRoutes(api fiber.Router) {
 	api.Get("/mealplans/:id", s.requireAuth, s.getMealPlan)
 	api.Patch("/mealplans/:id", s.requireAuth, s.renameMealPlan)
 	api.Delete("/mealplans/:id", s.requireAuth, s.deleteMealPlan)
-	api.Post("/mealplans/:id/members", s.requireAuth, s.addMealPlanMember)
+	api.Post("/mealplans/:id/members", s.requireAuth, s.shareLimit(), s.addMealPlanMember)
 	api.Delete("/mealplans/:id/members/:userId", s.requireAuth, s.removeMealPlanMember)
 }
 
@@ -432,16 +432,22 @@ func nameField(fe fieldErrors, name string) string {
 	return name
 }
 
-func (s *Server) createMealPlan(c *fiber.Ctx) error {
+// nameBody reads {name}, a plan's.
+func nameBody(c *fiber.Ctx) (string, error) {
 	var b struct {
 		Name string `json:"name"`
 	}
 	if err := decodeJSON(c, &b); err != nil {
-		return err
+		return "", err
 	}
 	fe := fieldErrors{}
 	name := nameField(fe, b.Name)
-	if err := fe.err(); err != nil {
+	return name, fe.err()
+}
+
+func (s *Server) createMealPlan(c *fiber.Ctx) error {
+	name, err := nameBody(c)
+	if err != nil {
 		return err
 	}
 	p, err := repo.CreateMealPlan(c.UserContext(), s.DB, caller(c).ID, name)
@@ -481,15 +487,8 @@ func (s *Server) renameMealPlan(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var b struct {
-		Name string `json:"name"`
-	}
-	if err := decodeJSON(c, &b); err != nil {
-		return err
-	}
-	fe := fieldErrors{}
-	name := nameField(fe, b.Name)
-	if err := fe.err(); err != nil {
+	name, err := nameBody(c)
+	if err != nil {
 		return err
 	}
 	if err := repo.RenameMealPlan(c.UserContext(), s.DB, p.ID, name); err != nil {
@@ -513,33 +512,9 @@ func (s *Server) deleteMealPlan(c *fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// memberByEmail reads {email} and finds the user to share with: 400 for
-// none or oneself, 404 for an address no user has.
-func (s *Server) memberByEmail(c *fiber.Ctx, ownerID uuid.UUID) (repo.User, error) {
-	var b struct {
-		Email string `json:"email"`
-	}
-	if err := decodeJSON(c, &b); err != nil {
-		return repo.User{}, err
-	}
-	email := strings.TrimSpace(b.Email)
-	if email == "" {
-		fe := fieldErrors{}
-		fe.add("email", "is required")
-		return repo.User{}, fe.err()
-	}
-	u, err := repo.GetUserByEmail(c.UserContext(), s.DB, email)
-	if errors.Is(err, repo.ErrNotFound) {
-		return u, newError(fiber.StatusNotFound, "not_found", "no user has the email address %s", email)
-	}
-	if err != nil {
-		return u, err
-	}
-	if u.ID == ownerID {
-		return u, errInvalid("the owner is always on it: share with someone else")
-	}
-	return u, nil
-}
+// ownerIsMember is the answer to an owner who adds themselves to their
+// own plan or list.
+const ownerIsMember = "the owner is always on it: share with someone else"
 
 // addMealPlanMember answers POST /api/mealplans/:id/members {email} (owner
 // only): 201 with the plan, 200 when the user was already a member.
@@ -548,7 +523,7 @@ func (s *Server) addMealPlanMember(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := s.memberByEmail(c, p.OwnerID)
+	u, err := s.shareRecipient(c, p.OwnerID, ownerIsMember)
 	if err != nil {
 		return err
 	}

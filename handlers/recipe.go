@@ -11,7 +11,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/ulule/limiter/v3"
 
 	"larder/ingredient"
 	"larder/jobs"
@@ -54,7 +53,7 @@ func (s *Server) recipeRoutes(api fiber.Router) {
 	api.Post("/recipes/:id/image", s.requireAuth, s.uploadRecipeImage)
 	api.Delete("/recipes/:id/image", s.requireAuth, s.deleteRecipeImage)
 	api.Get("/recipes/:id/shares", s.requireAuth, s.listShares)
-	api.Post("/recipes/:id/shares", s.requireAuth, s.limits.limitUser("share", limiter.Rate{Limit: int64(s.Config.ShareRateLimit), Period: s.Config.ShareRateLimitWindow}), s.addShare)
+	api.Post("/recipes/:id/shares", s.requireAuth, s.shareLimit(), s.addShare)
 	api.Delete("/recipes/:id/shares/:userId", s.requireAuth, s.removeShare)
 	api.Get("/tags", s.optionalAuth, s.listTags)
 	api.Get("/categories", s.optionalAuth, s.listCategories)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
+	"github.com/ulule/limiter/v3"
 
 	"larder/repo"
 )
@@ -68,6 +69,44 @@ func (s *Server) listShares(c *fiber.Ctx) error {
 var errNoShareAccount = newError(fiber.StatusNotFound, "not_found",
 	"no account you can share with has this email address")
 
+// shareLimit bounds a user's share-by-email attempts (SHARE_RATE_LIMIT),
+// one budget over every route that shares by email (recipes, meal plans,
+// shopping lists): each attempt tells whether an address has an account,
+// so without a bound those routes would list the service's users.
+func (s *Server) shareLimit() fiber.Handler {
+	return s.limits.limitUser("share", limiter.Rate{Limit: int64(s.Config.ShareRateLimit), Period: s.Config.ShareRateLimitWindow})
+}
+
+// shareRecipient reads {email} and finds the account that a recipe, plan
+// or list owned by ownerID is shared with: 400 without an email or for
+// the owner's own (self says why), errNoShareAccount for an address
+// without a verified account. Its routes go behind shareLimit.
+func (s *Server) shareRecipient(c *fiber.Ctx, ownerID uuid.UUID, self string) (repo.User, error) {
+	var body struct {
+		Email string `json:"email"`
+	}
+	if err := decodeJSON(c, &body); err != nil {
+		return repo.User{}, err
+	}
+	email := strings.TrimSpace(body.Email)
+	if email == "" {
+		fe := fieldErrors{}
+		fe.add("email", "is required")
+		return repo.User{}, fe.err()
+	}
+	u, err := repo.GetUserByEmail(c.UserContext(), s.DB, email)
+	if errors.Is(err, repo.ErrNotFound) || (err == nil && !u.EmailVerified) {
+		return repo.User{}, errNoShareAccount
+	}
+	if err != nil {
+		return repo.User{}, err
+	}
+	if u.ID == ownerID {
+		return repo.User{}, errInvalid("%s", self)
+	}
+	return u, nil
+}
+
 // addShare answers POST /api/recipes/:id/shares {email} (owner only): 201
 // with the share, or 200 with the existing one when already shared. Sharing
 // with yourself is 400; an address without a verified account is 404; a
@@ -79,29 +118,11 @@ func (s *Server) addShare(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Email string `json:"email"`
-	}
-	if err := decodeJSON(c, &body); err != nil {
-		return err
-	}
-	email := strings.TrimSpace(body.Email)
-	if email == "" {
-		fe := fieldErrors{}
-		fe.add("email", "is required")
-		return fe.err()
-	}
-	ctx := c.UserContext()
-	u, err := repo.GetUserByEmail(ctx, s.DB, email)
-	if errors.Is(err, repo.ErrNotFound) || (err == nil && !u.EmailVerified) {
-		return errNoShareAccount
-	}
+	u, err := s.shareRecipient(c, rec.OwnerID, "you cannot share a recipe with yourself")
 	if err != nil {
 		return err
 	}
-	if u.ID == rec.OwnerID {
-		return errInvalid("you cannot share a recipe with yourself")
-	}
+	ctx := c.UserContext()
 	share, created, err := repo.AddShare(ctx, s.DB, rec.ID, u.ID)
 	if errors.Is(err, repo.ErrNotFound) {
 		return errNotFound("recipe") // deleted meanwhile

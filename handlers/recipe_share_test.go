@@ -223,3 +223,59 @@ func TestShareDoesNotProbeAccounts(t *testing.T) {
 	clock.Advance(time.Hour)
 	wantStatus(t, b.do(t, "POST", p, map[string]string{"email": "guess32@example.test"}, ownerTok), 404)
 }
+
+// Adding a member to a meal plan or a shopping list shares by email as a
+// recipe share does, under the same rules: an unverified account answers
+// exactly like no account on every route, and the attempts of all of them
+// come out of one per-user budget.
+func TestMemberShareDoesNotProbeAccounts(t *testing.T) {
+	t.Parallel()
+	clock := newTestClock()
+	def, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := setup(t, withClock(clock), func(d *Deps) {
+		d.Config.ShareRateLimit, d.Config.ShareRateLimitWindow = def.ShareRateLimit, def.ShareRateLimitWindow
+	})
+	owner, ownerTok := b.user(t, repo.RoleUser)
+	friend, _ := b.user(t, repo.RoleUser)
+	unverified, err := repo.CreateUser(context.Background(), b.db, repo.CreateUserParams{
+		Email: "pending-" + uuid.NewString()[:8] + "@example.test", Role: repo.RoleUser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := rcCreate(t, b, ownerTok, map[string]any{"title": "Household Stew", "visibility": "SHARED"})
+	paths := []string{
+		"/api/recipes/" + rec.ID.String() + "/shares",
+		"/api/mealplans/" + mpDefaultPlan(t, b, owner).ID.String() + "/members",
+		"/api/shopping-lists/" + slList(t, b, owner, "metric").String() + "/members",
+	}
+	attempts := 0
+	var first response
+	for _, p := range paths {
+		none := b.do(t, "POST", p, map[string]string{"email": "nobody-" + uuid.NewString()[:8] + "@example.test"}, ownerTok)
+		pending := b.do(t, "POST", p, map[string]string{"email": unverified.Email}, ownerTok)
+		wantStatus(t, b.do(t, "POST", p, map[string]string{"email": friend.Email}, ownerTok), 201)
+		attempts += 3
+		wantStatus(t, none, 404)
+		if pending.Status != none.Status || string(pending.Body) != string(none.Body) {
+			t.Fatalf("%s: unverified account: %d %s; no account: %d %s", p, pending.Status, pending.Body, none.Status, none.Body)
+		}
+		if first.Body == nil {
+			first = none
+		} else if string(none.Body) != string(first.Body) {
+			t.Fatalf("%s answers %s for no account, recipes %s", p, none.Body, first.Body)
+		}
+	}
+	for ; attempts < def.ShareRateLimit; attempts++ {
+		wantStatus(t, b.do(t, "POST", paths[attempts%len(paths)], map[string]string{"email": fmt.Sprintf("guess%d@example.test", attempts)}, ownerTok), 404)
+	}
+	for _, p := range paths {
+		if r := b.do(t, "POST", p, map[string]string{"email": "one-more@example.test"}, ownerTok); r.Status != 429 || r.ErrorCode() != "rate_limited" {
+			t.Fatalf("%s past the budget: %d %s", p, r.Status, r.Body)
+		}
+	}
+	clock.Advance(def.ShareRateLimitWindow)
+	wantStatus(t, b.do(t, "POST", paths[1], map[string]string{"email": "later@example.test"}, ownerTok), 404)
+}

@@ -39,7 +39,7 @@ func (s *Server) shoppingRoutes(api fiber.Router) {
 	api.Get("/shopping-lists/:id", s.requireAuth, s.getShoppingList)
 	api.Patch("/shopping-lists/:id", s.requireAuth, s.updateShoppingList)
 	api.Delete("/shopping-lists/:id", s.requireAuth, s.deleteShoppingList)
-	api.Post("/shopping-lists/:id/members", s.requireAuth, s.addShoppingListMember)
+	api.Post("/shopping-lists/:id/members", s.requireAuth, s.shareLimit(), s.addShoppingListMember)
 	api.Delete("/shopping-lists/:id/members/:userId", s.requireAuth, s.removeShoppingListMember)
 	api.Post("/shopping-lists/:id/items", s.requireAuth, s.addShoppingItem)
 	api.Patch("/shopping-lists/:id/items/:itemId", s.requireAuth, s.updateShoppingItem)
@@ -167,18 +167,11 @@ func (s *Server) createShoppingList(c *fiber.Ctx) error {
 	if err := fe.err(); err != nil {
 		return err
 	}
-	ctx, me := c.UserContext(), caller(c)
-	id, err := repo.CreateShoppingList(ctx, s.DB, me.ID, name, system)
+	id, err := repo.CreateShoppingList(c.UserContext(), s.DB, caller(c).ID, name, system)
 	if err != nil {
 		return err
 	}
-	l, err := repo.GetShoppingList(ctx, s.DB, id, me.ID)
-	if err != nil {
-		return err
-	}
-	v := shoppingListView(l)
-	v.Items = []ShoppingItem{}
-	return c.Status(fiber.StatusCreated).JSON(v)
+	return s.writeList(c, id, fiber.StatusCreated)
 }
 
 // editableList returns the list named by :id if the caller is on it (404
@@ -203,21 +196,30 @@ func (s *Server) editableList(c *fiber.Ctx, db repo.DBTX, ownerOnly bool) (repo.
 	return l, err
 }
 
-// writeList answers with the whole list as it is now.
-func (s *Server) writeList(c *fiber.Ctx, listID uuid.UUID, status int) error {
+// wholeList reads the list with its items as the caller sees it now.
+func (s *Server) wholeList(c *fiber.Ctx, listID uuid.UUID) (ShoppingList, error) {
 	ctx := c.UserContext()
 	l, err := repo.GetShoppingList(ctx, s.DB, listID, caller(c).ID)
 	if err != nil {
-		return err
+		return ShoppingList{}, err
 	}
 	items, err := repo.ListShoppingItems(ctx, s.DB, listID, false)
 	if err != nil {
-		return err
+		return ShoppingList{}, err
 	}
 	v := shoppingListView(l)
 	v.Items = make([]ShoppingItem, len(items))
 	for i, it := range items {
 		v.Items[i] = shoppingItemView(it)
+	}
+	return v, nil
+}
+
+// writeList answers with the whole list as it is now.
+func (s *Server) writeList(c *fiber.Ctx, listID uuid.UUID, status int) error {
+	v, err := s.wholeList(c, listID)
+	if err != nil {
+		return err
 	}
 	return c.Status(status).JSON(v)
 }
@@ -308,7 +310,7 @@ func (s *Server) addShoppingListMember(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := s.memberByEmail(c, l.OwnerID)
+	u, err := s.shareRecipient(c, l.OwnerID, ownerIsMember)
 	if err != nil {
 		return err
 	}
@@ -659,19 +661,9 @@ func (s *Server) applyShoppingChanges(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.UserContext()
-	l, err := repo.GetShoppingList(ctx, s.DB, listID, caller(c).ID)
+	v, err := s.wholeList(c, listID)
 	if err != nil {
 		return err
-	}
-	items, err := repo.ListShoppingItems(ctx, s.DB, listID, false)
-	if err != nil {
-		return err
-	}
-	v := shoppingListView(l)
-	v.Items = make([]ShoppingItem, len(items))
-	for i, it := range items {
-		v.Items[i] = shoppingItemView(it)
 	}
 	return c.JSON(fiber.Map{"results": results, "list": v})
 }

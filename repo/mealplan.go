@@ -28,11 +28,6 @@ type MealPlan struct {
 	UpdatedAt time.Time
 }
 
-// planAccess is "user $n may edit plan p".
-func planAccess(n string) string {
-	return `(p.owner_id = ` + n + ` OR EXISTS (SELECT 1 FROM meal_plan_member m WHERE m.plan_id = p.id AND m.user_id = ` + n + `))`
-}
-
 const planColumns = `p.id, p.owner_id, p.name, p.created_at, p.updated_at`
 
 func scanPlan(row pgx.Row) (MealPlan, error) {
@@ -53,7 +48,7 @@ func ListMealPlans(ctx context.Context, db DBTX, userID uuid.UUID) ([]MealPlan, 
 		return nil, wrap("list meal plans", err)
 	}
 	for i := range plans {
-		if plans[i].Members, err = planMembers(ctx, db, plans[i].ID); err != nil {
+		if plans[i].Members, err = planMembers.list(ctx, db, plans[i].ID); err != nil {
 			return nil, err
 		}
 	}
@@ -62,11 +57,11 @@ func ListMealPlans(ctx context.Context, db DBTX, userID uuid.UUID) ([]MealPlan, 
 
 // GetMealPlan returns the plan if the user may edit it, else ErrNotFound.
 func GetMealPlan(ctx context.Context, db DBTX, id, userID uuid.UUID) (MealPlan, error) {
-	p, err := scanPlan(db.QueryRow(ctx, `SELECT `+planColumns+` FROM meal_plan p WHERE p.id = $1 AND `+planAccess("$2"), id, userID))
+	p, err := scanPlan(db.QueryRow(ctx, `SELECT `+planColumns+` FROM meal_plan p WHERE p.id = $1 AND `+planMembers.access("p", "$2"), id, userID))
 	if err != nil {
 		return MealPlan{}, wrap("get meal plan", err)
 	}
-	p.Members, err = planMembers(ctx, db, id)
+	p.Members, err = planMembers.list(ctx, db, id)
 	return p, err
 }
 
@@ -119,24 +114,16 @@ func DeleteMealPlan(ctx context.Context, db DBTX, id uuid.UUID) error {
 	return execOne(ctx, db, "delete meal plan", `DELETE FROM meal_plan WHERE id = $1`, id)
 }
 
-func planMembers(ctx context.Context, db DBTX, planID uuid.UUID) ([]Share, error) {
-	rows, _ := db.Query(ctx, `SELECT s.user_id, u.email, u.name, s.created_at FROM meal_plan_member s
-		JOIN app_user u ON u.id = s.user_id WHERE s.plan_id = $1 ORDER BY s.created_at, s.user_id`, planID)
-	members, err := pgx.CollectRows(rows, pgx.RowToStructByName[Share])
-	return members, wrap("list meal plan members", err)
-}
-
 // AddMealPlanMember shares the plan with the user; created is false when
 // they were already a member.
 func AddMealPlanMember(ctx context.Context, db DBTX, planID, userID uuid.UUID) (created bool, err error) {
-	tag, err := db.Exec(ctx, `INSERT INTO meal_plan_member (plan_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, planID, userID)
-	return tag.RowsAffected() == 1, wrap("add meal plan member", err)
+	return planMembers.add(ctx, db, planID, userID)
 }
 
 // RemoveMealPlanMember takes the user off the plan; ErrNotFound when they
 // were not on it.
 func RemoveMealPlanMember(ctx context.Context, db DBTX, planID, userID uuid.UUID) error {
-	return execOne(ctx, db, "remove meal plan member", `DELETE FROM meal_plan_member WHERE plan_id = $1 AND user_id = $2`, planID, userID)
+	return planMembers.remove(ctx, db, planID, userID)
 }
 
 // execOne runs a statement that must change one row; ErrNotFound otherwise.
@@ -232,7 +219,7 @@ func ListMealPlanEntries(ctx context.Context, db DBTX, planID uuid.UUID, from, t
 // GetMealPlanEntry returns the entry if the user may edit its plan.
 func GetMealPlanEntry(ctx context.Context, db DBTX, id, userID uuid.UUID, v Viewer) (MealPlanEntry, error) {
 	args := sqlArgs{id, userID}
-	sql := entrySelect(v, &args) + ` WHERE e.id = $1 AND ` + planAccess("$2")
+	sql := entrySelect(v, &args) + ` WHERE e.id = $1 AND ` + planMembers.access("p", "$2")
 	rows, _ := db.Query(ctx, sql, args...)
 	e, err := pgx.CollectExactlyOneRow(rows, scanEntry)
 	return e, wrap("get meal plan entry", err)

@@ -27,10 +27,6 @@ type ShoppingList struct {
 	UpdatedAt  time.Time
 }
 
-func listAccess(n string) string {
-	return `(l.owner_id = ` + n + ` OR EXISTS (SELECT 1 FROM shopping_list_member m WHERE m.list_id = l.id AND m.user_id = ` + n + `))`
-}
-
 const shoppingListColumns = `l.id, l.owner_id, l.name, l.unit_system, l.created_at, l.updated_at,
 	(SELECT count(*) FROM shopping_item i WHERE i.list_id = l.id AND i.deleted_at IS NULL),
 	(SELECT count(*) FROM shopping_item i WHERE i.list_id = l.id AND i.deleted_at IS NULL AND i.checked)`
@@ -44,14 +40,14 @@ func scanShoppingList(row pgx.Row) (ShoppingList, error) {
 // ListShoppingLists returns the lists the user owns or is a member of,
 // most recently changed first.
 func ListShoppingLists(ctx context.Context, db DBTX, userID uuid.UUID) ([]ShoppingList, error) {
-	rows, _ := db.Query(ctx, `SELECT `+shoppingListColumns+` FROM shopping_list l WHERE `+listAccess("$1")+`
+	rows, _ := db.Query(ctx, `SELECT `+shoppingListColumns+` FROM shopping_list l WHERE `+listMembers.access("l", "$1")+`
 		ORDER BY l.updated_at DESC, l.id`, userID)
 	lists, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ShoppingList, error) { return scanShoppingList(r) })
 	if err != nil {
 		return nil, wrap("list shopping lists", err)
 	}
 	for i := range lists {
-		if lists[i].Members, err = listMembers(ctx, db, lists[i].ID); err != nil {
+		if lists[i].Members, err = listMembers.list(ctx, db, lists[i].ID); err != nil {
 			return nil, err
 		}
 	}
@@ -60,18 +56,18 @@ func ListShoppingLists(ctx context.Context, db DBTX, userID uuid.UUID) ([]Shoppi
 
 // GetShoppingList returns the list if the user may edit it.
 func GetShoppingList(ctx context.Context, db DBTX, id, userID uuid.UUID) (ShoppingList, error) {
-	l, err := scanShoppingList(db.QueryRow(ctx, `SELECT `+shoppingListColumns+` FROM shopping_list l WHERE l.id = $1 AND `+listAccess("$2"), id, userID))
+	l, err := scanShoppingList(db.QueryRow(ctx, `SELECT `+shoppingListColumns+` FROM shopping_list l WHERE l.id = $1 AND `+listMembers.access("l", "$2"), id, userID))
 	if err != nil {
 		return l, wrap("get shopping list", err)
 	}
-	l.Members, err = listMembers(ctx, db, id)
+	l.Members, err = listMembers.list(ctx, db, id)
 	return l, err
 }
 
 // LockShoppingList is GetShoppingList that also locks the list's row until
 // the transaction ends, so that two merges into one list do not interleave.
 func LockShoppingList(ctx context.Context, tx pgx.Tx, id, userID uuid.UUID) (ShoppingList, error) {
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM shopping_list l WHERE l.id = $1 AND `+listAccess("$2")+` FOR UPDATE`, id, userID); err != nil {
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM shopping_list l WHERE l.id = $1 AND `+listMembers.access("l", "$2")+` FOR UPDATE`, id, userID); err != nil {
 		return ShoppingList{}, wrap("lock shopping list", err)
 	}
 	return GetShoppingList(ctx, tx, id, userID)
@@ -101,23 +97,16 @@ func DeleteShoppingList(ctx context.Context, db DBTX, id uuid.UUID) error {
 	return execOne(ctx, db, "delete shopping list", `DELETE FROM shopping_list WHERE id = $1`, id)
 }
 
-func listMembers(ctx context.Context, db DBTX, listID uuid.UUID) ([]Share, error) {
-	rows, _ := db.Query(ctx, `SELECT s.user_id, u.email, u.name, s.created_at FROM shopping_list_member s
-		JOIN app_user u ON u.id = s.user_id WHERE s.list_id = $1 ORDER BY s.created_at, s.user_id`, listID)
-	members, err := pgx.CollectRows(rows, pgx.RowToStructByName[Share])
-	return members, wrap("list shopping list members", err)
-}
-
 // AddShoppingListMember shares the list with the user; created is false
 // when they were already a member.
 func AddShoppingListMember(ctx context.Context, db DBTX, listID, userID uuid.UUID) (created bool, err error) {
-	tag, err := db.Exec(ctx, `INSERT INTO shopping_list_member (list_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, listID, userID)
-	return tag.RowsAffected() == 1, wrap("add shopping list member", err)
+	return listMembers.add(ctx, db, listID, userID)
 }
 
-// RemoveShoppingListMember takes the user off the list.
+// RemoveShoppingListMember takes the user off the list; ErrNotFound when
+// they were not on it.
 func RemoveShoppingListMember(ctx context.Context, db DBTX, listID, userID uuid.UUID) error {
-	return execOne(ctx, db, "remove shopping list member", `DELETE FROM shopping_list_member WHERE list_id = $1 AND user_id = $2`, listID, userID)
+	return listMembers.remove(ctx, db, listID, userID)
 }
 
 // ShoppingItem is a line of a list. Quantity and Unit are the sum of its

@@ -291,6 +291,37 @@ func (z *zipArchive) unsafeEntries(yield func(Recipe) bool) bool {
 	return true
 }
 
+// perEntry is an archive of one recipe per entry whose name match
+// accepts, each read by recipe; the unsafe entries come first, each an
+// error.
+func (z *zipArchive) perEntry(format string, match func(name string) bool, recipe func(name string) Recipe) *Archive {
+	var entries []string
+	for _, n := range z.names() {
+		if match(n) {
+			entries = append(entries, n)
+		}
+	}
+	return &Archive{Format: format, Total: len(entries) + len(z.unsafe), each: func(yield func(Recipe) bool) {
+		if !z.unsafeEntries(yield) {
+			return
+		}
+		for _, name := range entries {
+			if !yield(recipe(name)) {
+				return
+			}
+		}
+	}}
+}
+
+// readObject reads the entry as one JSON object.
+func (z *zipArchive) readObject(name string) (map[string]any, error) {
+	b, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
+	if err != nil {
+		return nil, err
+	}
+	return decodeObject(b)
+}
+
 // detect picks the format from the entries' names and, where names are not
 // enough, their content.
 func (z *zipArchive) detect() (*Archive, error) {

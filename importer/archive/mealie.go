@@ -65,31 +65,11 @@ func isMealieBackup(names []string) bool {
 }
 
 func (z *zipArchive) mealieExport() *Archive {
-	var docs []string
-	for _, n := range z.names() {
-		if mealieRecipeJSON(n) {
-			docs = append(docs, n)
-		}
-	}
-	return &Archive{Format: FormatMealie, Total: len(docs) + len(z.unsafe), each: func(yield func(Recipe) bool) {
-		if !z.unsafeEntries(yield) {
-			return
-		}
-		for _, name := range docs {
-			rec := z.mealieExportRecipe(name)
-			if !yield(rec) {
-				return
-			}
-		}
-	}}
+	return z.perEntry(FormatMealie, mealieRecipeJSON, z.mealieExportRecipe)
 }
 
 func (z *zipArchive) mealieExportRecipe(name string) Recipe {
-	b, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
-	if err != nil {
-		return Recipe{Entry: name, Err: err}
-	}
-	m, err := decodeObject(b)
+	m, err := z.readObject(name)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
@@ -181,19 +161,7 @@ func noteText(n map[string]any) string {
 // mealieIngredients reads ingredient objects. units and foods resolve the
 // ids of a backup's rows (nil for the export, whose objects are nested).
 func mealieIngredients(items []any, units, foods map[string]string) []extract.Section {
-	var b sections
-	for _, it := range items {
-		switch it := it.(type) {
-		case string:
-			b.item(it)
-		case map[string]any:
-			if t := str(it, "title"); t != "" {
-				b.section(t)
-			}
-			b.item(mealieIngredientText(it, units, foods))
-		}
-	}
-	return b.done()
+	return mealieSections(items, func(it map[string]any) string { return mealieIngredientText(it, units, foods) })
 }
 
 // mealieIngredientText is the line Mealie shows: its own display text when
@@ -236,6 +204,13 @@ func nameOf(nested any, byID map[string]string, id any) string {
 }
 
 func mealieSteps(items []any) []extract.Section {
+	return mealieSections(items, func(it map[string]any) string { return str(it, "text") })
+}
+
+// mealieSections reads Mealie's ingredient or step lists: plain strings,
+// or objects whose title, when set, starts a section and whose line text
+// reads.
+func mealieSections(items []any, text func(map[string]any) string) []extract.Section {
 	var b sections
 	for _, it := range items {
 		switch it := it.(type) {
@@ -245,7 +220,7 @@ func mealieSteps(items []any) []extract.Section {
 			if t := str(it, "title"); t != "" {
 				b.section(t)
 			}
-			b.item(str(it, "text"))
+			b.item(text(it))
 		}
 	}
 	return b.done()

@@ -24,30 +24,11 @@ func isNextcloud(names []string) bool {
 }
 
 func (z *zipArchive) nextcloud() *Archive {
-	var docs []string
-	for _, n := range z.names() {
-		if path.Base(n) == "recipe.json" {
-			docs = append(docs, n)
-		}
-	}
-	return &Archive{Format: FormatNextcloud, Total: len(docs) + len(z.unsafe), each: func(yield func(Recipe) bool) {
-		if !z.unsafeEntries(yield) {
-			return
-		}
-		for _, name := range docs {
-			if !yield(z.nextcloudRecipe(name)) {
-				return
-			}
-		}
-	}}
+	return z.perEntry(FormatNextcloud, func(n string) bool { return path.Base(n) == "recipe.json" }, z.nextcloudRecipe)
 }
 
 func (z *zipArchive) nextcloudRecipe(name string) Recipe {
-	b, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
-	if err != nil {
-		return Recipe{Entry: name, Err: err}
-	}
-	m, err := decodeObject(b)
+	m, err := z.readObject(name)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}

@@ -26,22 +26,7 @@ import (
 var paprikaUnmapped = []string{"nutritional_info", "difficulty", "rating", "photos", "on_favorites", "in_trash"}
 
 func (z *zipArchive) paprika() *Archive {
-	var entries []string
-	for _, n := range z.names() {
-		if strings.HasSuffix(strings.ToLower(n), ".paprikarecipe") {
-			entries = append(entries, n)
-		}
-	}
-	return &Archive{Format: FormatPaprika, Total: len(entries) + len(z.unsafe), each: func(yield func(Recipe) bool) {
-		if !z.unsafeEntries(yield) {
-			return
-		}
-		for _, name := range entries {
-			if !yield(z.paprikaRecipe(name)) {
-				return
-			}
-		}
-	}}
+	return z.perEntry(FormatPaprika, func(n string) bool { return strings.HasSuffix(strings.ToLower(n), ".paprikarecipe") }, z.paprikaRecipe)
 }
 
 // openPaprikaRecipe opens a single .paprikarecipe file: one gzipped JSON

@@ -59,22 +59,7 @@ func (z *zipArchive) nested(f *zip.File) (*zipArchive, error) {
 }
 
 func (z *zipArchive) tandoor() *Archive {
-	var entries []string
-	for _, n := range z.names() {
-		if strings.HasSuffix(strings.ToLower(n), ".zip") {
-			entries = append(entries, n)
-		}
-	}
-	return &Archive{Format: FormatTandoor, Total: len(entries) + len(z.unsafe), each: func(yield func(Recipe) bool) {
-		if !z.unsafeEntries(yield) {
-			return
-		}
-		for _, name := range entries {
-			if !yield(z.tandoorRecipe(name)) {
-				return
-			}
-		}
-	}}
+	return z.perEntry(FormatTandoor, func(n string) bool { return strings.HasSuffix(strings.ToLower(n), ".zip") }, z.tandoorRecipe)
 }
 
 func (z *zipArchive) tandoorRecipe(name string) Recipe {

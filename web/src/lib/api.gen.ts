@@ -2075,7 +2075,7 @@ export interface paths {
         put?: never;
         /**
          * Share a plan
-         * @description Owner only. The user with that email becomes a member with edit rights: 201 with the plan, 200 when they already were. An email no user has is 404; the owner's own is 400.
+         * @description Owner only. The user with that email becomes a member with edit rights: 201 with the plan, 200 when they already were. An address without a verified account is 404, the same answer whether or not someone registered it; the owner's own is 400. Attempts count against the caller's share-by-email budget (SHARE_RATE_LIMIT, one budget with recipe shares and plan and list members): past it, 429.
          */
         post: {
             parameters: {
@@ -2118,6 +2118,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
             };
         };
         delete?: never;
@@ -2790,7 +2791,7 @@ export interface paths {
         put?: never;
         /**
          * Share the recipe with a user
-         * @description By the user's email address. 201 with the new share, 200 with the existing one when already shared. Sharing with yourself is 400; an address no user has is 404. A recipe is shared with at most 50 users: the 51st share is 409 (remove a share first, or make the recipe PUBLIC). requireOwnership: 401 without a token, 404 when the caller may not read the recipe (as for one that does not exist), 403 when they may read it but do not own it.
+         * @description By the user's email address. 201 with the new share, 200 with the existing one when already shared. Sharing with yourself is 400; an address without a verified account is 404, the same answer whether or not someone registered it. Attempts count against the caller's share-by-email budget (SHARE_RATE_LIMIT, one budget with recipe shares and plan and list members): past it, 429. A recipe is shared with at most 50 users: the 51st share is 409 (remove a share first, or make the recipe PUBLIC). requireOwnership: 401 without a token, 404 when the caller may not read the recipe (as for one that does not exist), 403 when they may read it but do not own it.
          */
         post: {
             parameters: {
@@ -2833,6 +2834,7 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["Conflict"];
+                429: components["responses"]["RateLimited"];
             };
         };
         delete?: never;
@@ -3384,7 +3386,7 @@ export interface paths {
         put?: never;
         /**
          * Share a list
-         * @description Owner only; the user with that email may then edit the list. 201 with the list, 200 when already a member; an unknown email is 404.
+         * @description Owner only; the user with that email may then edit the list. 201 with the list, 200 when already a member; an address without a verified account is 404, the same answer whether or not someone registered it; the owner's own is 400. Attempts count against the caller's share-by-email budget (SHARE_RATE_LIMIT, one budget with recipe shares and plan and list members): past it, 429.
          */
         post: {
             parameters: {
@@ -3427,6 +3429,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
             };
         };
         delete?: never;
