@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"slices"
 	"testing"
 
@@ -24,7 +22,7 @@ func TestImageStoreReplace(t *testing.T) {
 	t.Parallel()
 	b := imageJobSetup(t)
 	ctx := context.Background()
-	store := ImageStore{DB: b.db, Files: b.files, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Queue: b.q}
+	store := b.deps.images(b.q)
 	enc, err := imageproc.Process(bytes.NewReader(testPNG(t, 30, 20)), imageproc.Limits{})
 	if err != nil {
 		t.Fatal(err)
@@ -42,14 +40,14 @@ func TestImageStoreReplace(t *testing.T) {
 
 		// An imported image gives way to the row's own.
 		key, err := store.Replace(ctx, NewImage{Owner: target, ID: id, Prefix: "kept", KeepExisting: true}, enc)
-		if err != nil || key != "" || imageKey(target, id) != old || !slices.Equal(b.keys(t), []string{old}) {
-			t.Fatalf("%s keep existing: %q %v, files %v", target, key, err, b.keys(t))
+		if err != nil || key != "" || imageKey(target, id) != old || !slices.Equal(b.storedKeys(t), []string{old}) {
+			t.Fatalf("%s keep existing: %q %v, files %v", target, key, err, b.storedKeys(t))
 		}
 
 		// A replacement: the new file is named and queued, the old one gone.
 		key, err = store.Replace(ctx, NewImage{Owner: target, ID: id, Prefix: "new", Requester: &b.owner.ID}, enc)
-		if err != nil || key == "" || imageKey(target, id) != key || !slices.Equal(b.keys(t), []string{key}) {
-			t.Fatalf("%s replace: %q %v, files %v", target, key, err, b.keys(t))
+		if err != nil || key == "" || imageKey(target, id) != key || !slices.Equal(b.storedKeys(t), []string{key}) {
+			t.Fatalf("%s replace: %q %v, files %v", target, key, err, b.storedKeys(t))
 		}
 		var queued int
 		if err := b.db.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'image_process' AND args->>'imageKey' = $1`, key).
@@ -60,14 +58,14 @@ func TestImageStoreReplace(t *testing.T) {
 		// A deleted row: nothing changes, the new file is not kept.
 		for _, keep := range []bool{false, true} {
 			got, err := store.Replace(ctx, NewImage{Owner: target, ID: uuid.New(), Prefix: "gone", KeepExisting: keep}, enc)
-			if got != "" || (keep && err != nil) || (!keep && !errors.Is(err, repo.ErrNotFound)) || !slices.Equal(b.keys(t), []string{key}) {
-				t.Fatalf("%s deleted row (keep %v): %q %v, files %v", target, keep, got, err, b.keys(t))
+			if got != "" || (keep && err != nil) || (!keep && !errors.Is(err, repo.ErrNotFound)) || !slices.Equal(b.storedKeys(t), []string{key}) {
+				t.Fatalf("%s deleted row (keep %v): %q %v, files %v", target, keep, got, err, b.storedKeys(t))
 			}
 		}
 
 		// Removing the image removes its files.
-		if err := store.Remove(ctx, target, id); err != nil || len(b.keys(t)) != 0 {
-			t.Fatalf("%s remove: %v, files %v", target, err, b.keys(t))
+		if err := store.Remove(ctx, target, id); err != nil || len(b.storedKeys(t)) != 0 {
+			t.Fatalf("%s remove: %v, files %v", target, err, b.storedKeys(t))
 		}
 		if k, err := repo.GetImageKey(ctx, b.db, target, id); err != nil || k != nil {
 			t.Fatalf("%s after remove: %v %v", target, k, err)
