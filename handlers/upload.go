@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"mime"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"larder/filestore"
 	"larder/imageproc"
@@ -77,48 +75,30 @@ func processImageUpload(c *fiber.Ctx, field string) (*imageproc.Encoded, error) 
 }
 
 // uploadImage replaces the image of the owner's row id with the multipart
-// field "image", stored in the folder prefix. The row names the new file in
-// the transaction that also enqueues the job making its renditions
-// (jobs.ProcessImageArgs); only after that has committed are the replaced
-// image's files deleted. Any failure before leaves the previous image as it
-// was and deletes the new file. The row having been deleted meanwhile is
+// field "image", stored in the folder prefix, by the routine that every
+// image replacement goes through (jobs.ImageStore.Replace): the row names
+// the new file in the transaction that enqueues its renditions job, the
+// replaced files go once that has committed, and a failure leaves the
+// previous image as it was. The row having been deleted meanwhile is
 // repo.ErrNotFound.
 func (s *Server) uploadImage(c *fiber.Ctx, owner repo.ImageOwner, id uuid.UUID, prefix string) error {
 	enc, err := processImageUpload(c, "image")
 	if err != nil {
 		return err
 	}
-	ctx := c.UserContext()
-	key, err := s.storeImage(ctx, prefix, enc)
-	if err != nil {
-		return err
-	}
-	var old *repo.StoredImage
-	err = pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
-		var err error
-		if old, err = repo.SetImage(ctx, tx, owner, id, &key); err != nil {
-			return err
-		}
-		_, err = s.Queue.Enqueue(ctx, tx, &caller(c).ID, jobs.ProcessImageArgs{Target: owner, ID: id, ImageKey: key})
-		return err
-	})
-	if err != nil {
-		s.deleteStoredFiles(ctx, []string{key})
-		return err
-	}
-	s.deleteImageFiles(ctx, old)
-	return nil
+	_, err = s.images().Replace(c.UserContext(), jobs.NewImage{Owner: owner, ID: id, Prefix: prefix, Requester: &caller(c).ID}, enc)
+	return err
 }
 
 // removeImage removes the image of the owner's row id, then its files.
 // repo.ErrNotFound when the row is gone.
 func (s *Server) removeImage(ctx context.Context, owner repo.ImageOwner, id uuid.UUID) error {
-	old, err := repo.SetImage(ctx, s.DB, owner, id, nil)
-	if err != nil {
-		return err
-	}
-	s.deleteImageFiles(ctx, old)
-	return nil
+	return s.images().Remove(ctx, owner, id)
+}
+
+// images replaces and deletes images in the store of uploaded files.
+func (s *Server) images() jobs.ImageStore {
+	return jobs.ImageStore{DB: s.DB, Files: s.files(), Logger: s.Logger, Queue: s.Queue}
 }
 
 // files is the store of uploaded files: Deps.Files, else the
@@ -135,16 +115,6 @@ func (s *Server) files() filestore.Store {
 	return s.stores.Files
 }
 
-// storeImage stores enc under a new random key in the folder prefix and
-// returns the key.
-func (s *Server) storeImage(ctx context.Context, prefix string, enc *imageproc.Encoded) (string, error) {
-	key := filestore.NewKey(prefix, enc.Ext())
-	if err := s.files().Put(ctx, key, bytes.NewReader(enc.Data)); err != nil {
-		return "", err
-	}
-	return key, nil
-}
-
 // deleteStoredFiles removes files that a committed change no longer names
 // (filestore.DeleteOrphans).
 func (s *Server) deleteStoredFiles(ctx context.Context, keys []string) {
@@ -155,7 +125,5 @@ func (s *Server) deleteStoredFiles(ctx context.Context, keys []string) {
 // replaced or deleted (nil: none): the image, its renditions, and those an
 // image job may have written without recording them.
 func (s *Server) deleteImageFiles(ctx context.Context, img *repo.StoredImage) {
-	if img != nil {
-		s.deleteStoredFiles(ctx, imageproc.StoredFiles(img.Key, img.Variants))
-	}
+	s.images().DeleteImage(ctx, img)
 }

@@ -4,19 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
-	"github.com/riverqueue/river/rivertest"
 
 	"larder/backup"
 	"larder/config"
@@ -27,82 +21,41 @@ import (
 	"larder/storage"
 )
 
+// backupBundle is the job environment with the backup workers, over the
+// stores of several machines.
 type backupBundle struct {
-	db      *pgxpool.Pool
-	q       *Queue
-	cfg     config.Config
-	create  *rivertest.Worker[BackupCreateArgs, pgx.Tx]
-	restore *rivertest.Worker[BackupRestoreArgs, pgx.Tx]
+	*jobEnv
+	create  river.Worker[BackupCreateArgs]
+	restore river.Worker[BackupRestoreArgs]
 	rw      *BackupRestoreWorker
 	stores  storage.Stores
 }
 
 func backupSetup(t *testing.T) *backupBundle {
 	t.Helper()
-	db := repotest.DB(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg, err := config.Load(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cfg.UploadPath, cfg.BackupPath = filepath.Join(dir, "uploads"), filepath.Join(dir, "backups")
+	e := newJobEnv(t)
 	// The backup jobs run against the real S3 server: what several
 	// machines share.
 	bucket := s3test.Store(t)
 	stores := storage.Stores{
 		Files: filestore.Generations{Base: bucket.WithPrefix("uploads"), Current: func(ctx context.Context) (string, error) {
-			return repo.FileGeneration(ctx, db)
+			return repo.FileGeneration(ctx, e.db)
 		}},
 		Backups: bucket.WithPrefix("backups"),
-		Scratch: filepath.Join(dir, "tmp"),
+		Scratch: filepath.Join(e.deps.Config.DataDir, "tmp"),
 	}
-	deps := &Deps{DB: db, Logger: logger, Config: cfg, Storage: stores}
-	q, err := NewQueue(db, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rw := &BackupRestoreWorker{deps: deps}
-	return &backupBundle{
-		db: db, q: q, cfg: cfg, rw: rw, stores: stores,
-		create:  rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger}, river.Worker[BackupCreateArgs](&BackupCreateWorker{deps: deps})),
-		restore: rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger}, river.Worker[BackupRestoreArgs](rw)),
-	}
+	e.deps.Files, e.deps.Storage = nil, stores
+	rw := &BackupRestoreWorker{deps: e.deps}
+	return &backupBundle{jobEnv: e, rw: rw, stores: stores, create: &BackupCreateWorker{deps: e.deps}, restore: rw}
 }
 
-// run enqueues args the way the API does, works the job once, and returns
-// the public job record.
-func runBackupJob[T river.JobArgs](t *testing.T, b *backupBundle, w *rivertest.Worker[T, pgx.Tx], userID *uuid.UUID, args T) repo.Job {
+// runBackupJob enqueues args the way the API does, works the job once, and
+// returns the public job record.
+func runBackupJob[T river.JobArgs](t *testing.T, b *backupBundle, w river.Worker[T], userID *uuid.UUID, args T) repo.Job {
 	t.Helper()
-	ctx := context.Background()
-	var id uuid.UUID
-	var riverID int64
-	err := pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
-		var err error
-		if id, err = b.q.Enqueue(ctx, tx, userID, args); err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `SELECT river_job_id FROM app_job WHERE id = $1`, id).Scan(&riverID)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	row, err := b.q.client.JobGet(ctx, riverID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := b.db.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck
-	if res, err := w.WorkJob(ctx, t, tx, row); err != nil && res == nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	j, err := repo.GetJob(ctx, b.db, id)
+	row := b.enqueueAs(t, userID, args, nil)
+	workJob(t, b.db, w, row)
+	j, err := repo.GetJob(context.Background(), b.db, b.outcome(t, row.ID).ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +94,7 @@ func TestBackupJobsRoundTrip(t *testing.T) {
 	}
 	j = runBackupJob(t, b, b.restore, nil, BackupRestoreArgs{Name: created.Name})
 	if j.ErrorCode != nil || j.Result == nil {
-		t.Fatalf("restore job %+v (%s)", j, derefString(j.ErrorMessage))
+		t.Fatalf("restore job %+v (%s)", j, derefOr(j.ErrorMessage))
 	}
 	var res backup.RestoreResult
 	if err := json.Unmarshal(*j.Result, &res); err != nil || res.Name != created.Name || res.Files != 1 || res.Rows == 0 {
@@ -154,13 +107,6 @@ func TestBackupJobsRoundTrip(t *testing.T) {
 	if _, err := b.stores.Files.Stat(ctx, "recipes/ab/soup.jpg"); err != nil {
 		t.Errorf("file not restored: %v", err)
 	}
-}
-
-func derefString(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // A restore that cannot happen ends the job for good with a message the
@@ -197,8 +143,8 @@ func TestBackupRestoreJobFailures(t *testing.T) {
 			b.rw.afterTable = func(string) error { return tt.inject }
 		}
 		j := runBackupJob(t, b, b.restore, nil, BackupRestoreArgs{Name: tt.archive})
-		if j.ErrorCode == nil || *j.ErrorCode != tt.code || !strings.Contains(derefString(j.ErrorMessage), tt.contains) {
-			t.Errorf("%s: error %v %q, want %s containing %q", tt.name, j.ErrorCode, derefString(j.ErrorMessage), tt.code, tt.contains)
+		if j.ErrorCode == nil || *j.ErrorCode != tt.code || !strings.Contains(derefOr(j.ErrorMessage), tt.contains) {
+			t.Errorf("%s: error %v %q, want %s containing %q", tt.name, j.ErrorCode, derefOr(j.ErrorMessage), tt.code, tt.contains)
 		}
 		var n int
 		if err := b.db.QueryRow(ctx, `SELECT count(*) FROM tag WHERE name = 'after the backup'`).Scan(&n); err != nil || n != 1 {
@@ -212,12 +158,11 @@ func TestBackupRestoreJobFailures(t *testing.T) {
 func TestScheduledBackupsArePruned(t *testing.T) {
 	t.Parallel()
 	b := backupSetup(t)
-	b.cfg.BackupKeep = 2
+	b.deps.Config.BackupKeep = 2
 	// Backups are named by the second; the clock moves one a run.
 	at := time.Now()
 	clock := func() time.Time { return at }
-	deps := &Deps{DB: b.db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Config: b.cfg, Clock: clock, Storage: b.stores}
-	b.create = rivertest.NewWorker(t, riverpgxv5.New(b.db), &river.Config{}, river.Worker[BackupCreateArgs](&BackupCreateWorker{deps: deps}))
+	b.deps.Clock = clock
 
 	manual := runBackupJob(t, b, b.create, nil, BackupCreateArgs{})
 	var names []string

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
 	"larder/config"
@@ -70,38 +69,24 @@ func (w *DownloadCookbookImageWorker) download(ctx context.Context, job *river.J
 		return nil, err
 	}
 
-	key, err := w.deps.downloadImage(ctx, job.JobRow, job.Args.URL, CookbookImagePrefix, "the address")
+	enc, err := w.deps.downloadImage(ctx, job.JobRow, job.Args.URL, "the address")
 	if err != nil {
 		return nil, err
 	}
 	queue, err := workerQueue(ctx)
 	if err != nil {
-		w.deps.deleteStored(ctx, []string{key})
 		return nil, err
 	}
 	var requester *uuid.UUID
 	if job.Args.UserID != uuid.Nil {
 		requester = &job.Args.UserID
 	}
-	// The row changes first and the replaced files go after it has
-	// committed: a failure in between leaves an orphan file, never a
-	// cookbook naming a missing one.
-	var old *repo.StoredImage
-	err = pgx.BeginFunc(ctx, w.deps.DB, func(tx pgx.Tx) error {
-		var err error
-		if old, err = repo.SetImage(ctx, tx, repo.CookbookImage, id, &key); err != nil {
-			return err
-		}
-		_, err = queue.Enqueue(ctx, tx, requester, ProcessImageArgs{Target: repo.CookbookImage, ID: id, ImageKey: key})
-		return err
-	})
+	_, err = w.deps.images(queue).Replace(ctx, NewImage{Owner: repo.CookbookImage, ID: id, Prefix: CookbookImagePrefix, Requester: requester}, enc)
+	if errors.Is(err, repo.ErrNotFound) {
+		return nil, Fail("not_found", "the cookbook no longer exists")
+	}
 	if err != nil {
-		w.deps.deleteStored(ctx, []string{key})
-		if errors.Is(err, repo.ErrNotFound) {
-			return nil, Fail("not_found", "the cookbook no longer exists")
-		}
 		return nil, fmt.Errorf("set cookbook image: %w", err)
 	}
-	w.deps.deleteImage(ctx, old)
 	return map[string]any{"cookbookId": id}, nil
 }

@@ -9,7 +9,6 @@ import (
 	"image/color"
 	"image/png"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -18,10 +17,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertest"
 	"github.com/riverqueue/river/rivertype"
 
@@ -30,15 +26,11 @@ import (
 	"larder/imageproc"
 	"larder/importer/fetch"
 	"larder/repo"
-	"larder/repo/repotest"
 )
 
+// cookbookImageBundle is the job environment with the download worker.
 type cookbookImageBundle struct {
-	db    *pgxpool.Pool
-	deps  *Deps
-	files filestore.Local
-	q     *Queue
-	tw    *rivertest.Worker[DownloadCookbookImageArgs, pgx.Tx]
+	*jobEnv
 	owner repo.User
 }
 
@@ -46,83 +38,26 @@ type cookbookImageBundle struct {
 // reach the loopback test servers.
 func cookbookImageSetup(t *testing.T, allowPrivate bool) *cookbookImageBundle {
 	t.Helper()
-	db := repotest.DB(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg, err := config.Load(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := filestore.Local{Root: t.TempDir()}
-	deps := &Deps{DB: db, Logger: logger, Config: cfg, Files: files, Fetcher: fetch.New(fetch.Options{AllowPrivate: allowPrivate})}
-	q, err := NewQueue(db, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw := rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger},
-		river.Worker[DownloadCookbookImageArgs](&DownloadCookbookImageWorker{deps: deps}))
-	return &cookbookImageBundle{db: db, deps: deps, files: files, q: q, tw: tw, owner: repotest.CreateUser(t, db, repo.RoleUser)}
+	e := newJobEnv(t)
+	e.deps.Fetcher = fetch.New(fetch.Options{AllowPrivate: allowPrivate})
+	return &cookbookImageBundle{jobEnv: e, owner: e.user}
 }
 
 func (b *cookbookImageBundle) enqueue(t *testing.T, args DownloadCookbookImageArgs) *rivertype.JobRow {
 	t.Helper()
-	ctx := context.Background()
-	var riverID int64
-	err := pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
-		id, err := b.q.Enqueue(ctx, tx, &b.owner.ID, args)
-		if err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `SELECT river_job_id FROM app_job WHERE id = $1`, id).Scan(&riverID)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	row, err := b.q.client.JobGet(ctx, riverID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return row
+	return b.jobEnv.enqueue(t, args, nil)
 }
 
 func (b *cookbookImageBundle) work(t *testing.T, row *rivertype.JobRow) *rivertest.WorkResult {
 	t.Helper()
-	ctx := context.Background()
-	tx, err := b.db.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck
-	res, err := b.tw.WorkJob(ctx, t, tx, row)
-	if err != nil && res == nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return workJob[DownloadCookbookImageArgs](t, b.db, &DownloadCookbookImageWorker{deps: b.deps}, row)
 }
 
 // outcome is what app_job recorded.
 func (b *cookbookImageBundle) outcome(t *testing.T, row *rivertype.JobRow) (result json.RawMessage, code, msg *string) {
 	t.Helper()
-	if err := b.db.QueryRow(context.Background(), `SELECT result, error_code, error_message FROM app_job WHERE river_job_id = $1`,
-		row.ID).Scan(&result, &code, &msg); err != nil {
-		t.Fatal(err)
-	}
-	return result, code, msg
-}
-
-// storedKeys lists the file store.
-func (b *cookbookImageBundle) storedKeys(t *testing.T) []string {
-	t.Helper()
-	var keys []string
-	if err := b.files.Walk(context.Background(), func(key string, _ int64) error {
-		keys = append(keys, key)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return keys
+	o := b.jobEnv.outcome(t, row.ID)
+	return o.Result, o.Code, o.Message
 }
 
 func testPNG(t *testing.T, w, h int) []byte {
@@ -215,10 +150,7 @@ func TestDownloadCookbookImage(t *testing.T) {
 	if procUser == nil || *procUser != b.owner.ID {
 		t.Errorf("image_process job of %v, want %s", procUser, b.owner.ID)
 	}
-	proc, err := b.q.client.JobGet(ctx, procID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	proc := b.row(t, procID)
 	var pargs ProcessImageArgs
 	if err := json.Unmarshal(proc.EncodedArgs, &pargs); err != nil ||
 		pargs != (ProcessImageArgs{Target: repo.CookbookImage, ID: cb.ID, ImageKey: *got.ImageKey}) {

@@ -2,9 +2,6 @@ package jobs
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"log/slog"
 	"net/url"
 	"strings"
 	"testing"
@@ -14,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertest"
 	"github.com/riverqueue/river/rivertype"
 
@@ -22,76 +18,34 @@ import (
 	"larder/mailer"
 	"larder/mailer/mailertest"
 	"larder/repo"
-	"larder/repo/repotest"
 	"larder/token"
 )
 
+// emailBundle is the job environment with the mail job's SMTP server.
 type emailBundle struct {
-	db   *pgxpool.Pool
+	*jobEnv
 	smtp *mailertest.Server
-	q    *Queue
-	tw   *rivertest.Worker[SendEmailArgs, pgx.Tx]
 }
 
 func emailSetup(t *testing.T) *emailBundle {
 	t.Helper()
-	db := repotest.DB(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	e := newJobEnv(t)
 	srv := mailertest.NewServer(t)
-	cfg, err := config.Load(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.AppURL = "https://recipes.example.test"
-	deps := &Deps{DB: db, Logger: logger, Config: cfg, Mailer: &mailer.SMTP{Config: srv.Config()}}
-	q, err := NewQueue(db, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw := rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger}, river.Worker[SendEmailArgs](&SendEmailWorker{deps: deps}))
-	return &emailBundle{db: db, smtp: srv, q: q, tw: tw}
+	e.deps.Config.AppURL = "https://recipes.example.test"
+	e.deps.Mailer = &mailer.SMTP{Config: srv.Config()}
+	return &emailBundle{jobEnv: e, smtp: srv}
 }
 
-// enqueue inserts the job the way the API does (with its app_job row) and
-// returns River's row.
+// enqueue inserts the job for the user it mails, as the API does.
 func (b *emailBundle) enqueue(t *testing.T, args SendEmailArgs) *rivertype.JobRow {
 	t.Helper()
-	ctx := context.Background()
-	var riverID int64
-	err := pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
-		id, err := b.q.Enqueue(ctx, tx, &args.UserID, args)
-		if err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `SELECT river_job_id FROM app_job WHERE id = $1`, id).Scan(&riverID)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	row, err := b.q.client.JobGet(ctx, riverID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return row
+	return b.enqueueAs(t, &args.UserID, args, nil)
 }
 
 // work runs one attempt of the job and commits what River recorded.
 func (b *emailBundle) work(t *testing.T, row *rivertype.JobRow) *rivertest.WorkResult {
 	t.Helper()
-	ctx := context.Background()
-	tx, err := b.db.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck
-	res, err := b.tw.WorkJob(ctx, t, tx, row)
-	if err != nil && res == nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return workJob[SendEmailArgs](t, b.db, &SendEmailWorker{deps: b.deps}, row)
 }
 
 func (b *emailBundle) tokens(t *testing.T, userID any) []repo.CreateVerificationTokenParams {
@@ -181,8 +135,7 @@ func TestSendEmailSendsTheLinks(t *testing.T) {
 			if d := time.Until(stored[0].ExpiresAt); d < tt.ttl-time.Minute || d > tt.ttl {
 				t.Errorf("expires in %s, want %s", d, tt.ttl)
 			}
-			var result json.RawMessage
-			_ = b.db.QueryRow(context.Background(), `SELECT result FROM app_job WHERE river_job_id = $1`, row.ID).Scan(&result)
+			result := b.outcome(t, row.ID).Result
 			if string(result) != `{"sent": true}` {
 				t.Errorf("job result %s", result)
 			}
@@ -236,12 +189,9 @@ func TestSendEmailPermanentRefusal(t *testing.T) {
 	if res.EventKind != river.EventKindJobCancelled {
 		t.Fatalf("event %s", res.EventKind)
 	}
-	var code, msg string
-	if err := b.db.QueryRow(context.Background(), `SELECT error_code, error_message FROM app_job WHERE river_job_id = $1`, row.ID).Scan(&code, &msg); err != nil {
-		t.Fatal(err)
-	}
-	if code != "email_refused" || !strings.Contains(msg, "550") {
-		t.Errorf("job error %s: %s", code, msg)
+	o := b.outcome(t, row.ID)
+	if derefOr(o.Code) != "email_refused" || !strings.Contains(derefOr(o.Message), "550") {
+		t.Errorf("job error %s: %s", derefOr(o.Code), derefOr(o.Message))
 	}
 }
 

@@ -7,51 +7,29 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"io"
-	"log/slog"
 	"slices"
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertest"
-	"github.com/riverqueue/river/rivertype"
 
 	"larder/config"
 	"larder/filestore"
 	"larder/imageproc"
 	"larder/repo"
-	"larder/repo/repotest"
 )
 
+// imageJobBundle is the job environment of the renditions job.
 type imageJobBundle struct {
-	db    *pgxpool.Pool
-	files filestore.Local
-	q     *Queue
-	tw    *rivertest.Worker[ProcessImageArgs, pgx.Tx]
+	*jobEnv
 	owner repo.User
 }
 
 func imageJobSetup(t *testing.T) *imageJobBundle {
 	t.Helper()
-	db := repotest.DB(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg, err := config.Load(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := filestore.Local{Root: t.TempDir()}
-	deps := &Deps{DB: db, Logger: logger, Config: cfg, Files: files}
-	q, err := NewQueue(db, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw := rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger},
-		river.Worker[ProcessImageArgs](&ProcessImageWorker{deps: deps}))
-	return &imageJobBundle{db: db, files: files, q: q, tw: tw, owner: repotest.CreateUser(t, db, repo.RoleUser)}
+	e := newJobEnv(t)
+	return &imageJobBundle{jobEnv: e, owner: e.user}
 }
 
 // withImage creates a recipe or a cookbook whose image is a stored w×h
@@ -123,52 +101,14 @@ var imageTargets = []repo.ImageOwner{repo.RecipeImage, repo.CookbookImage}
 // work enqueues the job the way the upload handler does and works it.
 func (b *imageJobBundle) work(t *testing.T, args river.JobArgs) (*rivertest.WorkResult, map[string]any) {
 	t.Helper()
-	ctx := context.Background()
-	var row *rivertype.JobRow
-	err := pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
-		id, err := b.q.Enqueue(ctx, tx, &b.owner.ID, args)
-		if err != nil {
-			return err
-		}
-		var riverID int64
-		if err := tx.QueryRow(ctx, `SELECT river_job_id FROM app_job WHERE id = $1`, id).Scan(&riverID); err != nil {
-			return err
-		}
-		row, err = b.q.client.JobGetTx(ctx, tx, riverID)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	row := b.enqueue(t, args, nil)
 	if row.Queue != config.QueueImages || row.Kind != "image_process" {
 		t.Fatalf("job on %s as %s", row.Queue, row.Kind)
 	}
-	var res *rivertest.WorkResult
-	err = pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
-		var err error
-		res, err = b.tw.WorkJob(ctx, t, tx, row)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw []byte
-	if err := b.db.QueryRow(ctx, `SELECT result FROM app_job WHERE river_job_id = $1`, row.ID).Scan(&raw); err != nil {
-		t.Fatal(err)
-	}
+	res := workJob[ProcessImageArgs](t, b.db, &ProcessImageWorker{deps: b.deps}, row)
 	var result map[string]any
-	_ = json.Unmarshal(raw, &result)
+	_ = json.Unmarshal(b.outcome(t, row.ID).Result, &result)
 	return res, result
-}
-
-func (b *imageJobBundle) keys(t *testing.T) []string {
-	t.Helper()
-	var keys []string
-	if err := b.files.Walk(context.Background(), func(k string, _ int64) error { keys = append(keys, k); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func TestProcessImageMakesVariants(t *testing.T) {
@@ -216,9 +156,9 @@ func TestProcessImageMakesVariants(t *testing.T) {
 				}
 			}
 			// Working it again (a retry) overwrites the same files.
-			before := b.keys(t)
+			before := b.storedKeys(t)
 			b.work(t, ProcessImageArgs{Target: target, ID: id, ImageKey: key})
-			if after := b.keys(t); !slices.Equal(before, after) {
+			if after := b.storedKeys(t); !slices.Equal(before, after) {
 				t.Fatalf("%s: a second run left %v, before %v", name, after, before)
 			}
 		}
@@ -237,12 +177,12 @@ func TestProcessImageSkipsReplacedImage(t *testing.T) {
 		if _, err := repo.SetImage(ctx, b.db, target, id, &newKey); err != nil {
 			t.Fatal(err)
 		}
-		before := b.keys(t)
+		before := b.storedKeys(t)
 		res, result := b.work(t, ProcessImageArgs{Target: target, ID: id, ImageKey: oldKey})
 		if res.EventKind != river.EventKindJobCompleted || result["skipped"] == nil {
 			t.Fatalf("%s: %s %v", target, res.EventKind, result)
 		}
-		if after := b.keys(t); !slices.Equal(before, after) {
+		if after := b.storedKeys(t); !slices.Equal(before, after) {
 			t.Fatalf("%s: files %v, before %v", target, after, before)
 		}
 		if variants := b.variants(t, target, id); len(variants) != 0 {
@@ -261,7 +201,7 @@ func TestProcessImageSkipsReplacedImage(t *testing.T) {
 		if res, result := b.work(t, ProcessImageArgs{Target: target, ID: id, ImageKey: newKey}); res.EventKind != river.EventKindJobCompleted || result["skipped"] == nil {
 			t.Fatalf("deleted %s: %s %v", target, res.EventKind, result)
 		}
-		if after := b.keys(t); !slices.Equal(before, after) {
+		if after := b.storedKeys(t); !slices.Equal(before, after) {
 			t.Fatalf("deleted %s: files %v, before %v", target, after, before)
 		}
 	}
@@ -279,9 +219,8 @@ func TestProcessImageMissingFileFails(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, _ := b.work(t, ProcessImageArgs{Target: target, ID: id, ImageKey: key})
-		var code string
-		if err := b.db.QueryRow(ctx, `SELECT error_code FROM app_job WHERE river_job_id = $1`, res.Job.ID).Scan(&code); err != nil || code != "missing_file" {
-			t.Fatalf("%s: %s: error code %q %v", target, res.EventKind, code, err)
+		if code := derefOr(b.outcome(t, res.Job.ID).Code); code != "missing_file" {
+			t.Fatalf("%s: %s: error code %q", target, res.EventKind, code)
 		}
 		if res.EventKind != river.EventKindJobCancelled {
 			t.Fatalf("%s: event %s", target, res.EventKind)
@@ -294,7 +233,6 @@ func TestProcessImageMissingFileFails(t *testing.T) {
 func TestProcessImageLegacyArgs(t *testing.T) {
 	t.Parallel()
 	b := imageJobSetup(t)
-	ctx := context.Background()
 	id, key := b.withImage(t, repo.RecipeImage, 400, 300, false)
 	legacy := legacyProcessImageArgs{RecipeID: id, ImageKey: key}
 	raw, _ := json.Marshal(legacy)
@@ -315,10 +253,8 @@ func TestProcessImageLegacyArgs(t *testing.T) {
 	}
 	// A target that is no kind of row with an image ends the job.
 	res, _ = b.work(t, ProcessImageArgs{Target: "app_user", ID: id, ImageKey: key})
-	var code string
-	if err := b.db.QueryRow(ctx, `SELECT error_code FROM app_job WHERE river_job_id = $1`, res.Job.ID).Scan(&code); err != nil ||
-		code != "bad_target" || res.EventKind != river.EventKindJobCancelled {
-		t.Fatalf("%s: error code %q %v", res.EventKind, code, err)
+	if code := derefOr(b.outcome(t, res.Job.ID).Code); code != "bad_target" || res.EventKind != river.EventKindJobCancelled {
+		t.Fatalf("%s: error code %q", res.EventKind, code)
 	}
 }
 

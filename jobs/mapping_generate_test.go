@@ -3,98 +3,44 @@ package jobs
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"slices"
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
-	"github.com/riverqueue/river/rivertest"
-	"github.com/riverqueue/river/rivertype"
 
 	"larder/config"
 	"larder/repo"
-	"larder/repo/repotest"
 )
 
+// mappingBundle is the job environment of the mapping job.
 type mappingBundle struct {
-	db    *pgxpool.Pool
-	q     *Queue
-	tw    *rivertest.Worker[GenerateMappingsArgs, pgx.Tx]
+	*jobEnv
 	owner repo.User
 }
 
 func mappingSetup(t *testing.T) *mappingBundle {
 	t.Helper()
-	db := repotest.DB(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	deps := &Deps{DB: db, Logger: logger}
-	q, err := NewQueue(db, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw := rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: logger},
-		river.Worker[GenerateMappingsArgs](&GenerateMappingsWorker{deps: deps}))
-	return &mappingBundle{db: db, q: q, tw: tw, owner: repotest.CreateUser(t, db, repo.RoleUser)}
+	e := newJobEnv(t)
+	return &mappingBundle{jobEnv: e, owner: e.user}
 }
 
-// enqueue inserts the job the way the recipe handlers do and returns River's row.
-func (b *mappingBundle) enqueue(t *testing.T, recipeID uuid.UUID) *rivertype.JobRow {
-	t.Helper()
-	ctx := context.Background()
-	var riverID int64
-	err := pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
-		id, err := b.q.Enqueue(ctx, tx, &b.owner.ID, GenerateMappingsArgs{RecipeID: recipeID})
-		if err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `SELECT river_job_id FROM app_job WHERE id = $1`, id).Scan(&riverID)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	row, err := b.q.client.JobGet(ctx, riverID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return row
-}
-
-// run enqueues and works one job for the recipe, and returns the result it recorded.
+// run enqueues one job for the recipe the way the recipe handlers do,
+// works it, and returns the result it recorded.
 func (b *mappingBundle) run(t *testing.T, recipeID uuid.UUID) GenerateMappingsResult {
 	t.Helper()
-	ctx := context.Background()
-	row := b.enqueue(t, recipeID)
-	tx, err := b.db.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck
-	res, err := b.tw.WorkJob(ctx, t, tx, row)
-	if err != nil {
-		t.Fatalf("work: %v", err)
-	}
+	row := b.enqueue(t, GenerateMappingsArgs{RecipeID: recipeID}, nil)
+	res := workJob[GenerateMappingsArgs](t, b.db, &GenerateMappingsWorker{deps: b.deps}, row)
 	if res.EventKind != river.EventKindJobCompleted {
 		t.Fatalf("event %s: %v", res.EventKind, res.Job.Errors)
 	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var raw json.RawMessage
-	var code *string
-	if err := b.db.QueryRow(ctx, `SELECT result, error_code FROM app_job WHERE river_job_id = $1`, row.ID).Scan(&raw, &code); err != nil {
-		t.Fatal(err)
-	}
-	if code != nil {
-		t.Fatalf("job failed: %s", *code)
+	o := b.outcome(t, row.ID)
+	if o.Code != nil {
+		t.Fatalf("job failed: %s", *o.Code)
 	}
 	var out GenerateMappingsResult
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("result %s: %v", raw, err)
+	if err := json.Unmarshal(o.Result, &out); err != nil {
+		t.Fatalf("result %s: %v", o.Result, err)
 	}
 	return out
 }
@@ -171,7 +117,7 @@ func TestGenerateMappingsWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := b.enqueue(t, id)
+	row := b.enqueue(t, GenerateMappingsArgs{RecipeID: id}, nil)
 	if row.Queue != config.QueueMapping || row.Kind != "mapping_generate" {
 		t.Errorf("queue %s kind %s", row.Queue, row.Kind)
 	}
@@ -199,26 +145,16 @@ func TestGenerateMappingsRecipeDeleted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := b.enqueue(t, id)
+	// The recipe goes after the job was queued, before it runs.
+	row := b.enqueue(t, GenerateMappingsArgs{RecipeID: id}, nil)
 	if _, err := repo.DeleteRecipe(ctx, b.db, id); err != nil {
 		t.Fatal(err)
 	}
-	tx, err := b.db.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
+	res := workJob[GenerateMappingsArgs](t, b.db, &GenerateMappingsWorker{deps: b.deps}, row)
+	if res.EventKind != river.EventKindJobCompleted {
+		t.Fatalf("a job for a deleted recipe must complete: %v", res.EventKind)
 	}
-	defer tx.Rollback(ctx) //nolint:errcheck
-	res, err := b.tw.WorkJob(ctx, t, tx, row)
-	if err != nil || res.EventKind != river.EventKindJobCompleted {
-		t.Fatalf("a job for a deleted recipe must complete: %v %v", err, res)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var raw json.RawMessage
-	if err := b.db.QueryRow(ctx, `SELECT result FROM app_job WHERE river_job_id = $1`, row.ID).Scan(&raw); err != nil {
-		t.Fatal(err)
-	}
+	raw := b.outcome(t, row.ID).Result
 	var out GenerateMappingsResult
 	if err := json.Unmarshal(raw, &out); err != nil || !out.RecipeDeleted || out.RecipeID != id {
 		t.Fatalf("result %s", raw)

@@ -2,8 +2,6 @@ package jobs
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -15,7 +13,6 @@ import (
 
 	"larder/config"
 	"larder/metrics"
-	"larder/repo/repotest"
 )
 
 // A job worked by a client with metrics shows up in the job counters, its
@@ -23,18 +20,12 @@ import (
 // job is counted once.
 func TestJobMetricsAndLogContext(t *testing.T) {
 	t.Parallel()
-	db := repotest.DB(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg, err := config.Load(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DataDir = t.TempDir()
-	cfg.UploadPath, cfg.BackupPath = cfg.DataDir+"/uploads", cfg.DataDir+"/backups"
+	e := newJobEnv(t)
+	db := e.db
 	reg := metrics.New()
 	reg.WatchQueues(db)
-	deps := &Deps{DB: db, Logger: logger, Config: cfg, Metrics: reg}
-	client, err := NewClient(db, slog.New(slog.NewTextHandler(io.Discard, nil)), NewWorkers(deps),
+	e.deps.Metrics = reg
+	client, err := NewClient(db, discardLogger(), NewWorkers(e.deps),
 		ClientConfig{Concurrency: map[string]int{config.QueueMapping: 1}, Metrics: reg})
 	if err != nil {
 		t.Fatal(err)

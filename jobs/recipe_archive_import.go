@@ -300,7 +300,7 @@ func (w *ImportArchiveWorker) importOne(ctx context.Context, job *river.Job[Impo
 		}
 		created = id
 		if imageKey != "" {
-			if _, err := repo.SetImportedRecipeImage(ctx, tx, id, imageKey); err != nil {
+			if _, err := repo.SetImageIfNone(ctx, tx, repo.RecipeImage, id, imageKey); err != nil {
 				return err
 			}
 			if _, err := queue.Enqueue(ctx, tx, &userID, ProcessImageArgs{Target: repo.RecipeImage, ID: id, ImageKey: imageKey}); err != nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
 	"larder/config"
@@ -72,32 +71,20 @@ func (w *DownloadRecipeImageWorker) download(ctx context.Context, job *river.Job
 		return skipped("the recipe has an image already"), nil
 	}
 
-	key, err := w.deps.downloadImage(ctx, job.JobRow, job.Args.URL, RecipeImagePrefix, "the recipe's image address")
+	enc, err := w.deps.downloadImage(ctx, job.JobRow, job.Args.URL, "the recipe's image address")
 	if err != nil {
 		return nil, err
 	}
 	queue, err := workerQueue(ctx)
 	if err != nil {
-		w.deps.deleteStored(ctx, []string{key})
 		return nil, err
 	}
-	set := false
-	err = pgx.BeginFunc(ctx, w.deps.DB, func(tx pgx.Tx) error {
-		var err error
-		if set, err = repo.SetImportedRecipeImage(ctx, tx, id, key); err != nil || !set {
-			return err
-		}
-		_, err = queue.Enqueue(ctx, tx, &job.Args.UserID, ProcessImageArgs{Target: repo.RecipeImage, ID: id, ImageKey: key})
-		return err
-	})
-	if err != nil || !set {
-		// Nothing names the file: the row did not change.
-		w.deps.deleteStored(ctx, []string{key})
-	}
+	key, err := w.deps.images(queue).Replace(ctx, NewImage{Owner: repo.RecipeImage, ID: id, Prefix: RecipeImagePrefix,
+		Requester: &job.Args.UserID, KeepExisting: true}, enc)
 	if err != nil {
 		return nil, fmt.Errorf("set imported recipe image: %w", err)
 	}
-	if !set {
+	if key == "" {
 		return skipped("the recipe has an image already, or was deleted"), nil
 	}
 	return map[string]any{"recipeId": id, "imageKey": key}, nil

@@ -10,7 +10,6 @@ import (
 	"image/color"
 	"image/png"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -23,12 +22,10 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertest"
 	"github.com/riverqueue/river/rivertype"
 
 	"larder/config"
-	"larder/filestore"
 	"larder/importer"
 	"larder/importer/browser"
 	"larder/importer/extract"
@@ -131,13 +128,8 @@ func newRecipeSite(t *testing.T) *recipeSite {
 	return s
 }
 
-type importBundle struct {
-	db    *pgxpool.Pool
-	files filestore.Local
-	q     *Queue
-	deps  *Deps
-	user  repo.User
-}
+// importBundle is the job environment with the import workers' fetcher.
+type importBundle struct{ *jobEnv }
 
 // importSetup builds the import workers over fc (Chromium left out: the
 // importer package tests it).
@@ -150,18 +142,9 @@ func importSetup(t *testing.T, fc *fetch.Client) *importBundle {
 // gets its own user.
 func importSetupOn(t testing.TB, db *pgxpool.Pool, fc *fetch.Client) *importBundle {
 	t.Helper()
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg, err := config.Load(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := filestore.Local{Root: t.TempDir()}
-	deps := &Deps{DB: db, Logger: logger, Config: cfg, Files: files, Fetcher: fc, Importer: &importer.Importer{Fetch: fc}}
-	q, err := NewQueue(db, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &importBundle{db: db, files: files, q: q, deps: deps, user: repotest.CreateUser(t, db, repo.RoleUser)}
+	e := newJobEnvOn(t, db)
+	e.deps.Fetcher, e.deps.Importer = fc, &importer.Importer{Fetch: fc}
+	return &importBundle{e}
 }
 
 func loopbackFetcher() *fetch.Client { return fetch.New(fetch.Options{AllowPrivate: true}) }
@@ -183,80 +166,9 @@ func (b *importBundle) enqueueImport(t *testing.T, rawURL string, pasted *string
 	})
 }
 
-func (b *importBundle) enqueue(t testing.TB, args river.JobArgs, also func(context.Context, pgx.Tx, uuid.UUID) error) *rivertype.JobRow {
-	t.Helper()
-	ctx := context.Background()
-	var riverID int64
-	err := pgx.BeginFunc(ctx, b.db, func(tx pgx.Tx) error {
-		id, err := b.q.Enqueue(ctx, tx, &b.user.ID, args)
-		if err != nil {
-			return err
-		}
-		if also != nil {
-			if err := also(ctx, tx, id); err != nil {
-				return err
-			}
-		}
-		return tx.QueryRow(ctx, `SELECT river_job_id FROM app_job WHERE id = $1`, id).Scan(&riverID)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.row(t, riverID)
-}
-
-func (b *importBundle) row(t testing.TB, riverID int64) *rivertype.JobRow {
-	t.Helper()
-	row, err := b.q.client.JobGet(context.Background(), riverID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return row
-}
-
-// workJob works one River job with the worker, as a River client would.
-func workJob[T river.JobArgs](t testing.TB, db *pgxpool.Pool, w river.Worker[T], row *rivertype.JobRow) *rivertest.WorkResult {
-	t.Helper()
-	ctx := context.Background()
-	tw := rivertest.NewWorker(t, riverpgxv5.New(db), &river.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, w)
-	tx, err := db.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck
-	res, err := tw.WorkJob(ctx, t, tx, row)
-	if err != nil && res == nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
 func (b *importBundle) workImport(t *testing.T, row *rivertype.JobRow) *rivertest.WorkResult {
 	t.Helper()
 	return workJob[ImportRecipeArgs](t, b.db, &ImportRecipeWorker{deps: b.deps}, row)
-}
-
-// jobOutcome is what app_job recorded for River job riverID.
-type jobOutcome struct {
-	Result   json.RawMessage
-	Code     *string
-	Message  *string
-	Progress *float32
-	UserID   *uuid.UUID
-	Stage    *string
-}
-
-func (b *importBundle) outcome(t testing.TB, riverID int64) jobOutcome {
-	t.Helper()
-	var o jobOutcome
-	if err := b.db.QueryRow(context.Background(), `SELECT result, error_code, error_message, progress, user_id, stage
-		FROM app_job WHERE river_job_id = $1`, riverID).Scan(&o.Result, &o.Code, &o.Message, &o.Progress, &o.UserID, &o.Stage); err != nil {
-		t.Fatal(err)
-	}
-	return o
 }
 
 // imported returns the recipe a completed import created.
@@ -319,13 +231,6 @@ func (b *importBundle) followUp(t *testing.T, kind string, recipeID uuid.UUID) *
 		t.Errorf("%s job belongs to %v, want %s", kind, o.UserID, b.user.ID)
 	}
 	return b.row(t, id)
-}
-
-func derefOr(s *string) string {
-	if s == nil {
-		return "<nil>"
-	}
-	return *s
 }
 
 func sectionNames(ss []repo.Section) []string {

@@ -89,6 +89,23 @@ func GetImageKey(ctx context.Context, db DBTX, owner ImageOwner, id uuid.UUID) (
 	return key, wrap("get "+table+" image "+id.String(), err)
 }
 
+// SetImageIfNone makes key the image of the owner's row id if it has none
+// (an imported image). It reports false, changing nothing, when the row is
+// gone or has an image by now: the owner may have uploaded one while the
+// imported image was downloading, and theirs wins.
+func SetImageIfNone(ctx context.Context, db DBTX, owner ImageOwner, id uuid.UUID, key string) (bool, error) {
+	table, err := owner.table()
+	if err != nil {
+		return false, err
+	}
+	tag, err := db.Exec(ctx, `UPDATE `+table+` SET image_key = $2, image_variants = '{}', updated_at = now()
+		WHERE id = $1 AND image_key IS NULL`, id, key)
+	if err != nil {
+		return false, wrap("set imported image of "+table+" "+id.String(), err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
 // SetImageVariants records the renditions of the image of the owner's row
 // id, only while that image is still key. ok is false when the row is gone
 // or its image has been replaced or removed since: the renditions are then

@@ -25,16 +25,3 @@ func DeleteImportPage(ctx context.Context, db DBTX, id uuid.UUID) error {
 	_, err := db.Exec(ctx, `DELETE FROM import_page WHERE id = $1`, id)
 	return wrap("delete import page "+id.String(), err)
 }
-
-// SetImportedRecipeImage makes key the image of a recipe that has none. It
-// reports false, changing nothing, when the recipe is gone or has an image
-// by now: the owner may have uploaded one while the imported image was
-// downloading, and theirs wins.
-func SetImportedRecipeImage(ctx context.Context, db DBTX, id uuid.UUID, key string) (bool, error) {
-	tag, err := db.Exec(ctx, `UPDATE recipe SET image_key = $2, image_variants = '{}', updated_at = now()
-		WHERE id = $1 AND image_key IS NULL`, id, key)
-	if err != nil {
-		return false, wrap("set imported recipe image "+id.String(), err)
-	}
-	return tag.RowsAffected() == 1, nil
-}

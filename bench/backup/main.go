@@ -44,6 +44,7 @@ import (
 	"larder/filestore/s3test"
 	"larder/migrations"
 	"larder/repo"
+	"larder/seed"
 	"larder/storage"
 )
 
@@ -276,7 +277,17 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	if err := seed(ctx, pool, o.recipes, images); err != nil {
+	// The shared seeder of `admin seed`, asked for everything a running
+	// installation has: images, mappings, cookbooks, sessions.
+	if err := seed.Run(ctx, pool, seed.Options{Recipes: o.recipes, Users: 25, Seed: 1, Images: images,
+		Mappings: true, Cookbooks: max(o.recipes/20, 1), Sessions: true}, io.Discard); err != nil {
+		return err
+	}
+	// As autovacuum would have on a running installation: the visibility
+	// information of every row is settled, so neither the baseline nor the
+	// backup is the first reader to pay for it, and autovacuum has nothing
+	// left to do while they are measured.
+	if _, err := pool.Exec(ctx, "VACUUM (ANALYZE)"); err != nil {
 		return err
 	}
 	if o.s3 {

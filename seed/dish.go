@@ -1,4 +1,4 @@
-package main
+package seed
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ var (
 	firstNames = []string{"Ada", "Ben", "Chloe", "Dev", "Elena", "Farid", "Grace", "Hugo", "Ines", "Jonas", "Keiko", "Liam", "Maya", "Nils", "Olga", "Priya"}
 	lastNames  = []string{"Archer", "Baptiste", "Costa", "Dubois", "Eriksen", "Fischer", "Garcia", "Haddad", "Ivanova", "Jensen"}
 
-	tagNames = []string{"Weeknight", "Family Favourite", "Spicy", "Gluten-Free", "Dairy-Free", "Make-Ahead", "One-Pot",
+	TagNames = []string{"Weeknight", "Family Favourite", "Spicy", "Gluten-Free", "Dairy-Free", "Make-Ahead", "One-Pot",
 		"Freezer-Friendly", "Holiday", "Barbecue", "Budget", "Comfort Food", "Healthy", "High-Protein", "Kid-Friendly",
 		"Meal Prep", "Party", "Picnic", "Quick", "Slow Cooker", "Summer", "Winter", "Autumn", "Spring", "Vegan",
 		"Vegetarian", "Low-Carb", "Leftovers", "Date Night", "Brunch", "Lunchbox", "Street Food", "Traybake",
