@@ -192,11 +192,17 @@ func TestMultiProcess(t *testing.T) {
 			t.Fatal(err)
 		}
 		restore := api2.enqueue(t, "/api/backups/"+made.Name+"/restore", tok, nil)
-		// A write the API refuses before touching any table (no title), so
-		// that it cannot queue behind the restore's locks: 400 until the API
-		// sees the restore, 503 while it runs.
+		// Requests the API answers before touching any table, so that none
+		// can queue behind the restore's locks: a write without a title
+		// (400 until the API sees the restore), a read without a token (401, refused before any query)
+		// and the API document (200); all 503 while it runs, and the
+		// instance is not ready.
 		for _, a := range []*proc{api1, api2} {
 			a.waitStatus(t, "POST", "/api/recipes", tok, map[string]any{"title": ""}, 503)
+			a.waitStatus(t, "GET", "/api/backups", "", nil, 503)
+			a.waitStatus(t, "GET", "/api/openapi.json", "", nil, 503)
+			a.waitStatus(t, "GET", "/api/ready", "", nil, 503)
+			a.waitStatus(t, "GET", "/api/health", "", nil, 200)
 		}
 		hold.Rollback(ctx)
 		// The restore ends every session, the one following it included:

@@ -71,6 +71,7 @@ type Server struct {
 	limits       *rateLimiter
 	stores       storage.Stores
 	signer       uploadSigner
+	restore      *restoreWatch // whether a backup is being restored (maintenance.go)
 }
 
 // now is the handlers' clock.
@@ -83,6 +84,7 @@ func New(d Deps) *fiber.App {
 	}
 	s := &Server{Deps: d, stores: d.Storage}
 	s.limits = newRateLimiter(d.Config, d.Logger, d.Clock)
+	s.restore = &restoreWatch{db: d.DB, logger: d.Logger, every: restoreCheckInterval, now: d.Clock}
 	if d.Tokens != nil {
 		s.signer = newUploadSigner(d.Tokens.AccessSecret, d.Clock)
 	}
@@ -116,9 +118,10 @@ func New(d Deps) *fiber.App {
 		app.Use(d.Metrics.Middleware(errorHandler))
 	}
 	app.Use(recover.New())
-	app.Use("/api", s.maintenanceGuard()) // writes answer 503 while a backup is restored
-	s.allowBackupTransfers(app)           // the one route that takes large bodies
-	s.allowArchiveUploads(app)            // and the import of another app's export
+	app.Use("/api", s.maintenanceGuard())     // 503 while a backup is restored
+	app.Use("/uploads", s.maintenanceGuard()) // the images too
+	s.allowBackupTransfers(app)               // the one route that takes large bodies
+	s.allowArchiveUploads(app)                // and the import of another app's export
 
 	s.routes(app)
 

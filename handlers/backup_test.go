@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"larder/backup"
 	"larder/repo"
 )
@@ -410,9 +412,11 @@ func TestBackupUploadLimits(t *testing.T) {
 }
 
 // While a restore runs (in a worker: here, a goroutine holding the lock on
-// its own connection), writes answer 503 and reads go on; writes resume
-// once it ends.
-func TestWritesAre503DuringRestore(t *testing.T) {
+// its own connection), every request under /api and /uploads answers 503
+// "maintenance" with a Retry-After, reads included, except liveness,
+// readiness (itself not ready) and what follows the restore; everything
+// is served again once it ends.
+func TestRequestsAre503DuringRestore(t *testing.T) {
 	t.Parallel()
 	clock := newTestClock()
 	b := setup(t, withClock(clock))
@@ -436,30 +440,57 @@ func TestWritesAre503DuringRestore(t *testing.T) {
 		done <- err
 	}()
 	<-inside
-	writes := []struct{ method, path string }{
+	refused := []struct{ method, path string }{
 		{"POST", "/api/backups"},
 		{"DELETE", "/api/backups/" + info.Name},
 		{"POST", "/api/backups/" + info.Name + "/restore"},
 		{"POST", "/api/auth/login"},
 		{"PUT", "/api/anything"},
 		{"PATCH", "/api/anything"},
+		{"GET", "/api/backups"},
+		{"GET", "/api/recipes"},
+		{"HEAD", "/api/recipes"},
+		{"GET", "/api/jobs/" + uuid.NewString() + "/anything"},
+		{"GET", "/api/openapi.json"},
+		{"GET", "/uploads/recipes/ab/abcdef.jpg"},
+		{"GET", "/uploads/recipes/ab/abcdef.jpg?exp=1&sig=x"},
 	}
-	for _, w := range writes {
-		r := b.do(t, w.method, w.path, `{}`, tok)
-		if r.Status != 503 || r.ErrorCode() != "unavailable" || r.Header.Get("Retry-After") == "" {
+	for _, w := range refused {
+		var body any
+		if w.method != "GET" && w.method != "HEAD" {
+			body = `{}`
+		}
+		r := b.do(t, w.method, w.path, body, tok)
+		if r.Status != 503 || r.Header.Get("Retry-After") == "" ||
+			(w.method != "HEAD" && (r.ErrorCode() != "maintenance" || !strings.Contains(string(r.Body), "being restored"))) {
 			t.Errorf("%s %s during a restore: %d %s", w.method, w.path, r.Status, r.Body)
 		}
 	}
-	wantStatus(t, b.do(t, "GET", "/api/health", nil, ""), 200)
-	wantStatus(t, b.do(t, "GET", "/api/backups", nil, tok), 200)
+	if r := b.do(t, "GET", "/api/health", nil, ""); r.Status != 200 {
+		t.Errorf("health during a restore: %d", r.Status)
+	}
+	if r := b.do(t, "GET", "/api/ready", nil, ""); r.Status != 503 || !strings.Contains(string(r.Body), "being restored") {
+		t.Errorf("ready during a restore: %d %s", r.Status, r.Body)
+	}
+	// Let through to their own checks (here: no token), not refused by
+	// the guard. (With a token they would wait for the restore's lock on
+	// the users table, then refuse the ended session.)
+	if r := b.do(t, "GET", "/api/jobs/"+uuid.NewString(), nil, ""); r.Status != 401 {
+		t.Errorf("a job's status during a restore: %d %s", r.Status, r.Body)
+	}
+	if r := b.do(t, "GET", riverUIPath+"/", nil, ""); r.Status == 503 { // 404 here: the test app has no River UI
+		t.Errorf("the River UI during a restore: %d %s", r.Status, r.Body)
+	}
 	close(release)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 	// The restore ended every session: sign in again (a fresh token).
 	_, tok = b.user(t, repo.RoleAdmin)
-	// Writes resume once the API looks again, at most restoreCheckInterval later.
+	// Requests are served once the API looks again, at most restoreCheckInterval later.
 	clock.Advance(restoreCheckInterval)
+	wantStatus(t, b.do(t, "GET", "/api/backups", nil, tok), 200)
+	wantStatus(t, b.do(t, "GET", "/api/ready", nil, ""), 200)
 	wantStatus(t, b.do(t, "POST", "/api/backups", nil, tok), 202)
 }
 
@@ -531,9 +562,9 @@ func TestRestoreIsQueuedAsASystemJob(t *testing.T) {
 	wantStatus(t, b.do(t, "GET", fmt.Sprintf("/api/jobs/%s", accepted.Job.ID), nil, otherAdmin), 200)
 }
 
-// When the API cannot tell whether a restore runs, it refuses writes
-// rather than risk landing one in the middle of a restore.
-func TestWritesRefusedWhenTheRestoreCheckFails(t *testing.T) {
+// When the API cannot tell whether a restore runs, it refuses requests
+// rather than risk landing a write in the middle of a restore.
+func TestRequestsRefusedWhenTheRestoreCheckFails(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	_, tok := b.user(t, repo.RoleAdmin)

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // restoreCheckInterval is how long the API trusts its last look at the
-// restore lock: writes resume at most this long after a restore ends, and
+// restore lock: requests are served again at most this long after a
+// restore ends, and
 // the database is asked at most once per interval per API process.
 const restoreCheckInterval = time.Second
 
@@ -20,7 +22,7 @@ const restoreCheckInterval = time.Second
 // worker process and holds a session advisory lock for its whole run
 // (repo.TryLockRestore); the lock is shared through the database, and it
 // dies with the worker's session, so a crashed restore cannot leave the
-// API refusing writes.
+// API refusing requests.
 type restoreWatch struct {
 	db     repo.DBTX
 	logger *slog.Logger
@@ -51,24 +53,26 @@ func (w *restoreWatch) active(ctx context.Context) (bool, error) {
 	return w.running, w.err
 }
 
-// maintenanceGuard answers every write (any method but GET, HEAD and
-// OPTIONS, sign-in included) with 503 unavailable while a restore runs:
-// whatever it wrote would be replaced by the restore or conflict with it,
-// and every session ends when the restore completes anyway. Reads go on
-// (those of the restored tables wait while the restore loads them).
+// maintenanceGuard answers every request under /api and /uploads with 503
+// (code "maintenance", a Retry-After header) while a restore runs: reads
+// would see tables half loaded or wait behind the restore's locks until a
+// proxy gives up, and whatever a write did would be replaced by the
+// restore or conflict with it; every session ends when the restore
+// completes anyway. Some reads stay open (watchedDuringRestore): liveness,
+// readiness (which says itself that the instance is not ready), and what
+// an administrator follows the restore with.
 //
 // When the check itself fails (the database is unreachable, or its
-// connections are all waiting on the restore's locks) writes are refused
-// too: none could succeed without the database, and letting one through
-// could land it in the middle of a restore.
+// connections are all waiting on the restore's locks) requests are
+// refused too, with code "unavailable": none could succeed without the
+// database, and letting a write through could land it in the middle of a
+// restore.
 func (s *Server) maintenanceGuard() fiber.Handler {
-	w := &restoreWatch{db: s.DB, logger: s.Logger, every: restoreCheckInterval, now: s.now}
 	return func(c *fiber.Ctx) error {
-		switch c.Method() {
-		case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:
+		if watchedDuringRestore(c.Method(), c.Path()) {
 			return c.Next()
 		}
-		running, err := w.active(c.UserContext())
+		running, err := s.restore.active(c.UserContext())
 		switch {
 		case err != nil:
 			c.Set(fiber.HeaderRetryAfter, "5")
@@ -76,9 +80,29 @@ func (s *Server) maintenanceGuard() fiber.Handler {
 				"the service cannot reach its database right now; try again shortly")
 		case running:
 			c.Set(fiber.HeaderRetryAfter, "30")
-			return newError(fiber.StatusServiceUnavailable, "unavailable",
-				"a backup is being restored; changes are refused until it has finished")
+			return newError(fiber.StatusServiceUnavailable, "maintenance",
+				"a backup is being restored; try again shortly")
 		}
 		return c.Next()
 	}
+}
+
+// watchedDuringRestore tells the requests the maintenance guard lets
+// through during a restore: GET and HEAD of /api/health, /api/ready, a
+// job's status (GET /api/jobs/:id, which the web client polls to follow
+// the restore job) and the River UI (its pages and its read API), all of
+// which read nothing the restore replaces.
+func watchedDuringRestore(method, p string) bool {
+	if method != fiber.MethodGet && method != fiber.MethodHead {
+		return false
+	}
+	switch {
+	case p == "/api/health", p == "/api/ready":
+		return true
+	case strings.HasPrefix(p, "/api/jobs/"):
+		return !strings.Contains(strings.TrimPrefix(p, "/api/jobs/"), "/")
+	case p == riverUIPath, strings.HasPrefix(p, riverUIPath+"/"):
+		return true
+	}
+	return false
 }

@@ -923,7 +923,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a backup
-         * @description ADMIN only. Queues a backup_restore job (result: BackupRestoreResult). The archive is verified completely first and refused, changing nothing, if anything is wrong; a backup of a newer schema version is refused, one of an older version is migrated forward. The data is replaced in one transaction and the files swapped in after it commits: on any failure the database and files are as before. While it runs, every write answers 503 unavailable. Afterwards every session issued before has ended: everyone signs in again.
+         * @description ADMIN only. Queues a backup_restore job (result: BackupRestoreResult). The archive is verified completely first and refused, changing nothing, if anything is wrong; a backup of a newer schema version is refused, one of an older version is migrated forward. The data is replaced in one transaction and the files swapped in after it commits: on any failure the database and files are as before. While it runs, every request under /api and /uploads on every API instance, reads included, answers 503 maintenance with Retry-After, except GET /api/health, GET /api/ready (503, not ready), GET /api/jobs/{id} to follow the restore, and the River UI. Afterwards every session issued before has ended: everyone signs in again.
          */
         post: {
             parameters: {
@@ -2222,7 +2222,7 @@ export interface paths {
         };
         /**
          * Readiness, for load balancers
-         * @description 200 when this instance can serve: the database answers, its schema is the one this release expects, and the file store (local directory or S3 bucket) answers; 503 otherwise, naming what is wrong. /api/health stays a liveness check.
+         * @description 200 when this instance can serve: the database answers, its schema is the one this release expects, the file store (local directory or S3 bucket) answers, and no backup is being restored; 503 otherwise, naming what is wrong. /api/health stays a liveness check.
          */
         get: {
             parameters: {
@@ -4136,6 +4136,8 @@ export interface components {
             checks: {
                 database: string;
                 migrations: string;
+                /** @description none, or that a backup is being restored (the instance is then not ready); absent when the database cannot be asked. */
+                restore?: string;
                 storage: string;
             };
             /** @enum {string} */
@@ -4486,9 +4488,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Temporarily unavailable (a restore is running). */
+        /** @description Temporarily unavailable: a backup is being restored (code maintenance) or the database cannot be reached (code unavailable); see Retry-After. */
         Unavailable: {
             headers: {
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {

@@ -265,6 +265,18 @@ describe('session and refresh', () => {
     expect(calls.map((c) => c.url)).toEqual(['/api/recipes/r1', '/api/auth/refresh']);
   });
 
+  it('a refresh answered 503 (a restore is running) keeps the session', async () => {
+    const { client, calls } = setup((c) =>
+      c.url === '/api/auth/refresh'
+        ? json(503, errorBody('maintenance', 'a backup is being restored; try again shortly'), { 'Retry-After': '30' })
+        : json(401, errorBody('unauthenticated', 'token expired')),
+    );
+    await signIn(client, calls);
+    await expect(client.getRecipe('r1')).rejects.toMatchObject({ status: 401 });
+    expect(client.accessToken).toBe('A1');
+    expect(client.user).toEqual(user);
+  });
+
   it('retries only once: a second 401 after a good refresh is thrown', async () => {
     const { client, calls } = setup((c) =>
       c.url === '/api/auth/refresh' ? json(200, { accessToken: 'A2', user }) : json(401, errorBody('unauthenticated', 'no')),
@@ -363,6 +375,16 @@ describe('jobs', () => {
   it('rejects on cancellation', async () => {
     const { client } = setup(() => json(200, job('cancelled', null)));
     await expect(client.waitForJob('j1')).rejects.toMatchObject({ code: 'job_cancelled' });
+  });
+
+  it('shows the server\'s plain message for a 503 maintenance answer, and its Retry-After', async () => {
+    const { client } = setup(() =>
+      json(503, errorBody('maintenance', 'a backup is being restored; try again shortly'), { 'Retry-After': '30' }),
+    );
+    const err = await client.getRecipe('r1').catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 503, code: 'maintenance', retryAfter: 30 });
+    expect(errorMessage(err)).toBe('a backup is being restored; try again shortly');
   });
 
   it('keeps polling through 503s and network errors (a restore is running)', async () => {

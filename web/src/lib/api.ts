@@ -320,6 +320,9 @@ export class ApiClient {
             credentials: 'include',
             headers: { Accept: 'application/json' },
           });
+          // 5xx (a backup being restored answers 503 maintenance): the server
+          // cannot say now; keep the session, as on a network failure.
+          if (res.status >= 500) return false;
           if (!res.ok) {
             // The cookie is missing, expired or rotated away: the session is over.
             if (this.token || this.currentUser) this.setSession(null, null);
