@@ -254,10 +254,10 @@ func uploadBackup(t *testing.T, base, tok, field string, data []byte) response {
 	return response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 }
 
-// announceUpload sends the headers of a multipart upload of size bytes and
-// the first part of its body, then reads the answer: a refusal must come
-// from the headers alone, before the body is read.
-func announceUpload(t *testing.T, base, tok string, size int) response {
+// announceUpload sends the headers of a multipart upload of size bytes to
+// path and the first part of its body, then reads the answer: a refusal
+// must come from the headers alone, before the body is read.
+func announceUpload(t *testing.T, base, path, tok string, size int) response {
 	t.Helper()
 	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	if err != nil {
@@ -268,7 +268,7 @@ func announceUpload(t *testing.T, base, tok string, size int) response {
 	if tok != "" {
 		auth = "Authorization: Bearer " + tok + "\r\n"
 	}
-	fmt.Fprintf(conn, "POST /api/backups/upload HTTP/1.1\r\nHost: x\r\n%sContent-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: %d\r\n\r\n--XYZ\r\n", auth, size)
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\n%sContent-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: %d\r\n\r\n--XYZ\r\n", path, auth, size)
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -373,13 +373,13 @@ func TestBackupUploadLimits(t *testing.T) {
 	_, userTok := b.user(t, repo.RoleUser)
 	_, adminTok := b.user(t, repo.RoleAdmin)
 	size := len(archive) + 300 // the multipart framing
-	if r := announceUpload(t, base, userTok, size); r.Status != 413 {
+	if r := announceUpload(t, base, "/api/backups/upload", userTok, size); r.Status != 413 {
 		t.Errorf("large upload by a user: %d %s", r.Status, r.Body)
 	}
-	if r := announceUpload(t, base, "", size); r.Status != 413 {
+	if r := announceUpload(t, base, "/api/backups/upload", "", size); r.Status != 413 {
 		t.Errorf("large anonymous upload: %d %s", r.Status, r.Body)
 	}
-	if r := announceUpload(t, base, userTok+"x", size); r.Status != 413 {
+	if r := announceUpload(t, base, "/api/backups/upload", userTok+"x", size); r.Status != 413 {
 		t.Errorf("large upload with a forged token: %d %s", r.Status, r.Body)
 	}
 	// A token is not enough: the session behind it must be live, and its
@@ -388,14 +388,14 @@ func TestBackupUploadLimits(t *testing.T) {
 	if _, err := repo.RevokeUserSessions(context.Background(), b.db, signedOut.ID); err != nil {
 		t.Fatal(err)
 	}
-	if r := announceUpload(t, base, signedOutTok, size); r.Status != 413 {
+	if r := announceUpload(t, base, "/api/backups/upload", signedOutTok, size); r.Status != 413 {
 		t.Errorf("large upload with a signed-out admin's token: %d %s", r.Status, r.Body)
 	}
 	demoted, demotedTok := b.user(t, repo.RoleAdmin)
 	if _, err := repo.SetUserRole(context.Background(), b.db, demoted.ID, repo.RoleUser); err != nil {
 		t.Fatal(err)
 	}
-	if r := announceUpload(t, base, demotedTok, size); r.Status != 413 {
+	if r := announceUpload(t, base, "/api/backups/upload", demotedTok, size); r.Status != 413 {
 		t.Errorf("large upload with a demoted admin's token: %d %s", r.Status, r.Body)
 	}
 	if r := uploadBackup(t, base, adminTok, "backup", archive); r.Status != 201 {
@@ -405,7 +405,7 @@ func TestBackupUploadLimits(t *testing.T) {
 	small := setup(t, func(d *Deps) { d.Config.BackupMaxUpload = 10 << 20 })
 	smallBase := small.serve(t)
 	_, smallAdmin := small.user(t, repo.RoleAdmin)
-	r := announceUpload(t, smallBase, smallAdmin, size)
+	r := announceUpload(t, smallBase, "/api/backups/upload", smallAdmin, size)
 	if r.Status != 413 || r.ErrorCode() != "payload_too_large" {
 		t.Errorf("upload over BACKUP_MAX_UPLOAD: %d %s", r.Status, r.Body)
 	}

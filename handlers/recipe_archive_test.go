@@ -1,15 +1,12 @@
 package handlers
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"io"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -175,33 +172,9 @@ func TestArchiveImportLargeBodyNeedsToken(t *testing.T) {
 	base := b.serve(t)
 	_, tok := b.user(t, repo.RoleUser)
 	for _, bad := range []string{"", "not-a-token"} {
-		r := announceArchive(t, base, bad, 100<<20)
+		r := announceUpload(t, base, "/api/recipes/import/archive", bad, 100<<20)
 		wantStatus(t, r, 413)
 	}
-	r := announceArchive(t, base, tok, (jobs.ArchiveMaxBytes)+(2<<20))
+	r := announceUpload(t, base, "/api/recipes/import/archive", tok, (jobs.ArchiveMaxBytes)+(2<<20))
 	wantStatus(t, r, 413)
-}
-
-// announceArchive sends the headers of an upload of size bytes and the
-// start of its body, then reads the answer, which must come from the
-// headers alone.
-func announceArchive(t *testing.T, base, tok string, size int) response {
-	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	auth := ""
-	if tok != "" {
-		auth = "Authorization: Bearer " + tok + "\r\n"
-	}
-	fmt.Fprintf(conn, "POST /api/recipes/import/archive HTTP/1.1\r\nHost: x\r\n%sContent-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: %d\r\n\r\n--XYZ\r\n", auth, size)
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	return response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 }
