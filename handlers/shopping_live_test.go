@@ -28,8 +28,8 @@ func openLiveStream(t *testing.T, ctx context.Context, base string, list uuid.UU
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { resp.Body.Close() })
-	if resp.StatusCode != 200 {
-		t.Fatalf("stream: %d", resp.StatusCode)
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("stream: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 	s := &liveStream{lines: make(chan string, 64)}
 	go func() {
