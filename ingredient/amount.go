@@ -420,6 +420,9 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 	if isRatio(p.toks[i].text) {
 		return ReasonRatio
 	}
+	if isGrade(p.toks[i].text) {
+		return ReasonName // "41/50 shrimp"
+	}
 	prev := p.tok(i - 1)
 	after := p.tok(next)
 	// Numbered lists and notes: "1. 2 cups flour", "1) ...".
@@ -612,8 +615,9 @@ func (r *reader) packageSize(a *amount, i int) bool {
 		// "1 can tomato sauce (15 oz)", "1 boîte de tomates pelées (400 g)": a bare measure in
 		// parentheses after a counted container, before any other number.
 		if n := len(r.amounts); n > 0 && r.countedContainer(&r.amounts[n-1]) && r.numbers[len(r.numbers)-1].Start == r.amounts[n-1].start &&
-			a.unit != nil && measureUnits[a.unit.Key] && open == i-1 && p.closeParen(open) == a.unitEnd+1 {
-			return true
+			a.unit != nil && measureUnits[a.unit.Key] && (open == i-1 || open == i-2 && ofWords[p.toks[i-1].low]) &&
+			p.closeParen(open) == a.unitEnd+1 {
+			return true // also "2 latas de atún (de 80 g)"
 		}
 		return false
 	}
@@ -776,7 +780,7 @@ func (r *reader) perItem(a *amount, i int) Reason {
 			return ReasonPerItem
 		}
 	}
-	if open, in := r.enclosingParen(i); in && r.parenHas(open, "each", "apiece", "à", "ea", "per", "chacun", "chacune", "ciascuno", "ciascuna", "cada", "je") {
+	if open, in := r.enclosingParen(i); in && r.parenHas(open, "each", "apiece", "à", "ea", "per", "chacun", "chacune", "ciascuno", "ciascuna", "cada", "je", "po", "styck") {
 		return ReasonPerItem
 	}
 	// "each" after the amount: the size of each of the items counted before ("4 steaks, about
@@ -895,6 +899,17 @@ func isRatio(text string) bool {
 		return false
 	}
 	return atoiSmall(num) >= atoiSmall(den)
+}
+
+// isGrade reports whether a number token is a size grade such as "16/20" or "41/50" (shrimp per
+// pound): two numbers of two digits or more around a slash, which no cook writes as a fraction.
+func isGrade(text string) bool {
+	slash := strings.IndexAny(text, "/⁄")
+	if slash <= 0 {
+		return false
+	}
+	num, den := text[:slash], strings.TrimLeft(text[slash:], "/⁄")
+	return atoiSmall(num) >= 10 && atoiSmall(den) >= 10
 }
 
 func atoiSmall(s string) int {

@@ -65,6 +65,9 @@ func TestReadAmountsReasons(t *testing.T) {
 		{"500 ml de lait 1/2 écrémé", []string{"500+", "1/2 name"}},
 		{"zest of 1/2 lemon", []string{"1/2+"}},
 		{"1 cup milk plus 1/2 lemon", []string{"1+", "1/2+"}},
+		{"1 pound 41/50 shrimp", []string{"1+", "41/50 name"}},
+		{"2 latas de atún (de 80 g)", []string{"2+", "80 package-size"}},
+		{"2 puszki pomidorów (po 400 g)", []string{"2+", "400 per-item"}},
 	}
 	for _, tt := range tests {
 		rd := ReadAmounts(tt.line)
@@ -224,6 +227,10 @@ func TestCountedNounOnlyInEnglish(t *testing.T) {
 		{"1 lime, saften", ""},
 		{"1 banana madura", ""},
 		{"½ a lemon, juiced", ""},
+		{"2 bananas (I like them spotty)", "bananas"},
+		{"2 med onions", "med onions"},
+		{"2 petite sirloin steaks", "petite sirloin steaks"},
+		{"1 avocado, in blokjes", ""},
 	}
 	for _, tt := range tests {
 		var got string

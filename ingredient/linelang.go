@@ -5,40 +5,51 @@ package ingredient
 // "Succo di 1 lime" keep their words as written at any servings, since an English "s" on a French,
 // Italian or Swedish word is wrong and those languages inflect by rules the table does not know.
 
-// lineWords are frequent words of ingredient lines that only one language uses (folded: lower case,
-// no accents): articles and prepositions, the words for juice, zest and ripe, and the common
-// describing words. Measures come from each language's measure list in data/roles.txt. Words that
-// are English too ("as", "no", "do", "per") are left out: they tell nothing.
+// lineWords are frequent words of ingredient lines that only one language uses: articles and
+// prepositions, the words for juice, zest and ripe, the pieces a food is cut into, and common
+// describing words. They are folded as the line's words are (lower case, no accents, "blokjes" →
+// "blokje"). Measures come from each language's measure list in data/roles.txt. Words that English
+// lines use too ("as", "no", "do", "i", "per", "non", "mature", "med" for medium, "store", "petite") are left out:
+// they tell nothing.
 var lineWords = map[string][]string{
-	"en": {"the", "of", "and", "or", "with", "for", "plus", "about", "into", "to", "taste", "juice", "zest",
-		"ripe", "fresh", "large", "small", "medium", "whole", "chopped", "sliced", "diced", "minced", "peeled",
-		"cut", "halved", "juiced", "zested", "optional", "each", "cup", "cups", "teaspoon", "tablespoon",
-		"ounce", "ounces", "pound", "pounds", "can", "cans", "package", "bunch", "clove", "cloves"},
-	"de": {"und", "oder", "mit", "der", "die", "das", "vom", "von", "zum", "zur", "fur", "nach", "saft",
-		"abrieb", "schale", "reif", "reife", "reifer", "frisch", "frische", "gross", "grosse", "klein", "kleine",
-		"gehackt", "gewurfelt", "geschalt", "belieben", "etwas", "halbiert", "bio", "unbehandelt", "geviertelt"},
-	"fr": {"de", "du", "des", "d", "la", "le", "les", "et", "ou", "avec", "pour", "jus", "zeste", "mur", "mure",
-		"murs", "mures", "non", "traite", "traitee", "traites", "traitees", "sanguine", "sanguines", "bio",
-		"frais", "fraiche", "gros", "grosse", "petit", "petite", "hache", "hachee", "coupe", "coupee", "pele",
-		"pelee", "moyen", "moyenne", "entier", "entiere"},
-	"es": {"de", "del", "la", "el", "los", "las", "y", "con", "para", "zumo", "jugo", "ralladura", "madura",
-		"maduro", "maduras", "maduros", "grande", "grandes", "pequeno", "pequena", "mediano", "mediana",
-		"picado", "picada", "pelado", "pelada", "fresco", "fresca", "gusto", "cortado", "cortada"},
-	"it": {"di", "del", "della", "dello", "dei", "degli", "delle", "e", "con", "succo", "scorza", "maturo",
-		"matura", "maturi", "mature", "grande", "grandi", "piccolo", "piccola", "medio", "media", "medie",
-		"tritato", "tritata", "fresco", "fresca", "qb", "biologico", "non", "trattato", "trattata"},
-	"nl": {"van", "het", "een", "en", "met", "voor", "sap", "rasp", "rijp", "rijpe", "grote", "groot",
-		"kleine", "klein", "verse", "vers", "gesnipperd", "gehakt", "fijngesneden", "partjes", "geperst"},
-	"pt": {"de", "da", "do", "das", "dos", "e", "com", "para", "suco", "sumo", "raspas", "maduro", "madura",
-		"nanica", "prata", "grande", "media", "medio", "pequeno", "pequena", "picado", "picada", "gosto"},
-	"sv": {"och", "med", "till", "av", "saft", "saften", "skal", "skalet", "mogen", "mogna", "stor", "stora",
-		"liten", "sma", "hackad", "hackade", "riven", "rivet", "farsk", "farska", "pressad", "klyftor"},
-	"pl": {"i", "z", "ze", "do", "lub", "sok", "skorka", "dojrzaly", "dojrzala", "duzy", "duza", "maly",
-		"mala", "posiekany", "posiekana", "swiezy", "swieza", "smaku"},
-	"da": {"og", "med", "til", "af", "saft", "skal", "moden", "modne", "stor", "store", "lille", "sma",
-		"hakket", "revet", "frisk", "friske"},
-	"no": {"og", "med", "til", "av", "saft", "skall", "moden", "modne", "stor", "store", "liten", "sma",
-		"hakket", "revet", "fersk", "ferske"},
+	"en": {"the", "of", "and", "or", "with", "for", "plus", "about", "into", "to", "taste", "each",
+		"juice", "zest", "ripe", "fresh", "large", "small", "medium", "whole", "optional",
+		"chopped", "sliced", "diced", "minced", "peeled", "cut", "halved", "juiced", "zested",
+		"cup", "teaspoon", "tablespoon", "ounce", "pound", "can", "package", "bunch", "clove"},
+	"de": {"und", "oder", "mit", "der", "die", "das", "vom", "von", "zum", "zur", "für", "nach", "etwas", "belieben",
+		"saft", "abrieb", "schale", "reif", "reife", "reifer", "frisch", "frische", "groß", "große", "klein", "kleine",
+		"gehackt", "gewürfelt", "geschält", "halbiert", "geviertelt", "unbehandelt",
+		"würfel", "scheiben", "streifen", "stücke", "ringe", "spalten"},
+	"fr": {"de", "du", "des", "d", "la", "le", "les", "et", "ou", "avec", "pour",
+		"jus", "zeste", "mûr", "mûre", "traité", "traitée", "sanguine", "frais", "fraîche", "gros", "grosse",
+		"haché", "hachée", "coupé", "coupée", "pelé", "pelée", "moyen", "moyenne", "entier", "entière",
+		"tranches", "lamelles", "rondelles", "morceaux", "quartiers"},
+	"es": {"de", "del", "la", "el", "los", "las", "y", "con", "para", "gusto",
+		"zumo", "jugo", "ralladura", "maduro", "madura", "grande", "pequeño", "pequeña", "mediano", "mediana",
+		"picado", "picada", "pelado", "pelada", "fresco", "fresca", "cortado", "cortada",
+		"dados", "tiras", "rodajas", "trozos", "gajos"},
+	"it": {"di", "del", "della", "dello", "dei", "degli", "delle", "e", "con", "qb",
+		"succo", "scorza", "maturo", "matura", "maturi", "grande", "grandi", "piccolo", "piccola",
+		"medio", "media", "medie", "tritato", "tritata", "fresco", "fresca", "biologico", "trattato", "trattata",
+		"cubetti", "fette", "rondelle", "listarelle", "pezzi", "spicchi"},
+	"nl": {"van", "het", "een", "en", "met", "voor",
+		"sap", "rasp", "rijp", "rijpe", "grote", "groot", "kleine", "klein", "verse", "vers",
+		"gesnipperd", "gehakt", "fijngesneden", "geperst",
+		"blokjes", "reepjes", "plakjes", "ringen", "stukjes", "schijfjes", "partjes"},
+	"pt": {"de", "da", "das", "dos", "e", "com", "para", "gosto",
+		"suco", "sumo", "raspas", "maduro", "madura", "nanica", "prata", "grande", "média", "médio",
+		"pequeno", "pequena", "picado", "picada",
+		"cubos", "fatias", "rodelas", "pedaços", "gomos"},
+	"sv": {"och", "till", "av",
+		"saft", "saften", "skal", "skalet", "mogen", "mogna", "stor", "stora", "liten", "små",
+		"hackad", "hackade", "riven", "rivet", "färsk", "färska", "pressad",
+		"tärningar", "skivor", "strimlor", "bitar", "klyftor"},
+	"pl": {"z", "ze", "lub", "smaku",
+		"sok", "skórka", "dojrzały", "dojrzała", "duży", "duża", "mały", "mała",
+		"posiekany", "posiekana", "świeży", "świeża",
+		"kostkę", "plastry", "paski", "kawałki"},
+	"da": {"og", "til", "af", "saft", "skal", "moden", "modne", "stor", "lille", "små", "hakket", "revet", "frisk", "friske"},
+	"no": {"og", "til", "av", "saft", "skall", "moden", "modne", "stor", "liten", "små", "hakket", "revet", "fersk", "ferske"},
 }
 
 // lineLangs maps a folded word to the languages it marks, as bits in lineLangOrder order.
@@ -48,7 +59,7 @@ var lineLangs = func() map[string]uint16 {
 	m := map[string]uint16{}
 	for i, lang := range lineLangOrder {
 		for _, w := range lineWords[lang] {
-			m[w] |= 1 << i
+			m[foldWord(w)] |= 1 << i // folded as the line's words are: "blokjes" is "blokje"
 		}
 	}
 	return m
