@@ -565,9 +565,10 @@ func leadsToAmount(w string) bool {
 var ofWords = setOf("of", "de", "d", "du", "des", "di", "da", "del", "della", "von", "vom", "van", "do", "dos",
 	"das", "z", "ze")
 
-// plusWords add or offer another amount in the languages of the corpus ("und", "alternativ", "o").
+// plusWords add or offer another amount, or approximate one, in the other languages of the corpus
+// ("und", "alternativ", "o", "environ"); the English ones are connectors, tail or approximation words.
 var plusWords = setOf("und", "oder", "alternativ", "et", "ou", "y", "o", "e", "en", "och", "i", "lub", "oraz",
-	"eller", "og", "or", "and", "plus", "ca", "env", "environ", "etwa")
+	"eller", "og", "env", "environ", "etwa")
 
 // packageSize reports whether the amount at token i is the size of each package or piece,
 // written between a count and the item: "1 (28 ounce) can", "1 15-ounce can", "2 10 oz packages",
@@ -890,12 +891,8 @@ func (r *reader) parenHas(open int, words ...string) bool {
 
 // isRatio reports whether a number token is a ratio such as "90/10", not a fraction.
 func isRatio(text string) bool {
-	slash := strings.IndexAny(text, "/⁄")
-	if slash <= 0 {
-		return false
-	}
-	num, den := text[:slash], strings.TrimLeft(text[slash:], "/⁄")
-	if len(num) != len(den) && len(num) < len(den) {
+	num, den, ok := slashParts(text)
+	if !ok || len(num) != len(den) && len(num) < len(den) {
 		return false
 	}
 	return atoiSmall(num) >= atoiSmall(den)
@@ -904,12 +901,17 @@ func isRatio(text string) bool {
 // isGrade reports whether a number token is a size grade such as "16/20" or "41/50" (shrimp per
 // pound): two numbers of two digits or more around a slash, which no cook writes as a fraction.
 func isGrade(text string) bool {
+	num, den, ok := slashParts(text)
+	return ok && atoiSmall(num) >= 10 && atoiSmall(den) >= 10
+}
+
+// slashParts splits "90/10" or "1⁄2" at its slash.
+func slashParts(text string) (num, den string, ok bool) {
 	slash := strings.IndexAny(text, "/⁄")
 	if slash <= 0 {
-		return false
+		return "", "", false
 	}
-	num, den := text[:slash], strings.TrimLeft(text[slash:], "/⁄")
-	return atoiSmall(num) >= 10 && atoiSmall(den) >= 10
+	return text[:slash], strings.TrimLeft(text[slash:], "/⁄"), true
 }
 
 func atoiSmall(s string) int {
@@ -999,4 +1001,4 @@ var foreignContainers = setOf("dose", "dosen", "glas", "gläser", "packung", "pa
 	"confezione", "vasetto", "scatola", "lata", "latas", "bote", "paquete", "sobre", "blik", "pak", "zak", "pakje",
 	"blikken", "pakken", "potje", "bakje", "brique", "paquet", "bocal", "barquette", "confezioni", "busta",
 	"scatoletta", "tarro", "pacote", "caixa", "burk", "burkar", "paket", "förp", "opakowanie", "opakowania",
-	"puszka", "puszki", "słoik", "słoiki", "torebka", "dåse", "pakke", "boks", "boîtes")
+	"puszka", "puszki", "słoik", "słoiki", "torebka", "dåse", "pakke", "boks")
