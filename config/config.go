@@ -114,6 +114,12 @@ type Config struct {
 	// JobRescueAfter is how long a running job may go without finishing
 	// before River assumes its worker died and hands it to another.
 	JobRescueAfter time.Duration
+	// JobTimeLimit, when above zero, caps every job kind's own time limit
+	// (2 minutes, 3 hours for an archive import): an attempt is cancelled
+	// after it, and River rescues a vanished worker's job only after the
+	// longer of it and JobRescueAfter. Tests of rescue set it short; 0
+	// keeps each kind's own.
+	JobTimeLimit time.Duration
 	// RecipeListCache is how long a recipe-list total may be reused
 	// (handlers.ListCache) while no recipe changes; any committed change
 	// drops the totals at once. 0 counts on every request.
@@ -196,6 +202,7 @@ func Load(getenv func(string) string, uses ...Part) (Config, error) {
 		ImportAllowPrivate: r.boolean("IMPORT_ALLOW_PRIVATE_ADDRESSES", false),
 		ChromiumPath:       r.str("CHROMIUM_PATH", "/usr/bin/chromium"),
 		JobRescueAfter:     r.duration("JOB_RESCUE_AFTER", 15*time.Minute),
+		JobTimeLimit:       r.duration("JOB_TIME_LIMIT", 0),
 		RecipeListCache:    r.duration("RECIPE_LIST_CACHE", 10*time.Minute),
 
 		LogLevel:  r.level("LOG_LEVEL"),

@@ -111,6 +111,7 @@ func TestLoadParsesValues(t *testing.T) {
 		"IDP_ISSUER":                "https://sso.example.org/application/o/larder/",
 		"IDP_CLIENT_ID":             "larder",
 		"RECIPE_LIST_CACHE":         "0",
+		"JOB_TIME_LIMIT":            "5s",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +124,9 @@ func TestLoadParsesValues(t *testing.T) {
 	}
 	if c.IDP.Name != "authentik" || c.IDP.Label != "Company login" || !c.IDP.Enabled() {
 		t.Errorf("idp: %+v", c.IDP)
+	}
+	if c.JobTimeLimit != 5*time.Second {
+		t.Errorf("JOB_TIME_LIMIT=5s gave %s", c.JobTimeLimit)
 	}
 	if c.RecipeListCache != 0 {
 		t.Errorf("RECIPE_LIST_CACHE=0 gave %s", c.RecipeListCache)

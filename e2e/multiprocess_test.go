@@ -54,7 +54,9 @@ func TestMultiProcess(t *testing.T) {
 		"S3_ACCESS_KEY_ID=" + bucket.AccessKeyID, "S3_SECRET_ACCESS_KEY=" + bucket.SecretAccessKey,
 		"S3_PATH_STYLE=true", "S3_PREFIX=larder",
 		"IMPORT_ALLOW_PRIVATE_ADDRESSES=true", "CHROMIUM_PATH=/nonexistent",
-		"JOB_RESCUE_AFTER=10s",
+		// The killed worker's import is rescued after the longer of the
+		// two, not the import's own 2 minutes.
+		"JOB_RESCUE_AFTER=10s", "JOB_TIME_LIMIT=10s",
 		// A limit shared through Redis; each run has addresses of its own
 		// (X-Forwarded-For from a trusted loopback proxy), so the counts of
 		// another run or test never mix in.

@@ -7,7 +7,6 @@ import (
 
 	jwtware "github.com/gofiber/contrib/jwt"
 	"github.com/gofiber/fiber/v2"
-	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/uuid"
 
 	"larder/repo"
@@ -81,12 +80,8 @@ func (s *Server) authMiddleware() (requireAuth, optionalAuth, requireAdmin fiber
 // loadCaller runs after a valid signature: it checks the token's type and
 // session and stores the Caller.
 func (s *Server) loadCaller(c *fiber.Ctx) error {
-	jt, _ := c.Locals("jwt").(*jwt.Token)
-	if jt == nil {
-		return errUnauthenticated("the access token is invalid or expired")
-	}
-	claims, ok := jt.Claims.(*token.Claims)
-	if !ok || claims.Type != token.TypeAccess || claims.ExpiresAt == nil {
+	claims := accessClaims(c)
+	if claims == nil || claims.Type != token.TypeAccess {
 		return errUnauthenticated("the access token is invalid or expired")
 	}
 	id, err := claims.UserID()

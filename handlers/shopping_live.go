@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/valyala/fasthttp"
 
 	"larder/repo"
+	"larder/token"
 )
 
 // ListEvents tells the browsers that have a shopping list open when it
@@ -24,6 +26,14 @@ import (
 // GET /api/shopping-lists/:id/events stream tells its browser to read the
 // list again. Nothing of the list travels on the stream, so a member who
 // was removed learns nothing from it (their next read is a 404).
+//
+// A stream lives no longer than the access that opened it: it ends when
+// the access token expires (the client reconnects with a fresh one) and,
+// before any event is sent and at every heartbeat, when the caller may no
+// longer read the list (removed as a member, the list deleted, the user
+// deleted or signed out everywhere). A change of the list's members is
+// itself an event, so losing the list ends the stream at once; a session
+// ended elsewhere ends it within a heartbeat.
 type ListEvents struct {
 	mu   sync.Mutex
 	subs map[uuid.UUID]map[chan string]struct{}
@@ -153,6 +163,20 @@ func (h *ListEvents) listen(ctx context.Context, connect func(context.Context) (
 	}
 }
 
+// accessClaims returns the claims of the request's verified access token
+// (requireAuth put it there), nil without one.
+func accessClaims(c *fiber.Ctx) *token.Claims {
+	jt, _ := c.Locals("jwt").(*jwt.Token)
+	if jt == nil {
+		return nil
+	}
+	claims, _ := jt.Claims.(*token.Claims)
+	if claims == nil || claims.ExpiresAt == nil {
+		return nil
+	}
+	return claims
+}
+
 // shoppingListEvents answers GET /api/shopping-lists/:id/events with a
 // stream of server-sent events: "ready" at once, then "change" whenever
 // the list changes and "resync" when changes may have been missed. Each
@@ -165,6 +189,24 @@ func (s *Server) shoppingListEvents(c *fiber.Ctx) error {
 	h := s.ListEvents
 	if h == nil {
 		return newError(fiber.StatusServiceUnavailable, "unavailable", "live updates are off on this server; read the list again from time to time")
+	}
+	// The stream outlives the handler, and c with it: take what the
+	// checks need now.
+	claims := accessClaims(c)
+	if claims == nil {
+		return errUnauthenticated("the access token is invalid or expired")
+	}
+	userID, version, expires := caller(c).ID, claims.SessionVersion, claims.ExpiresAt.Time
+	allowed := func() bool {
+		if !s.now().Before(expires) {
+			return false
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		// A failed check ends the stream too: the client reconnects and is
+		// answered as any request is.
+		ok, err := repo.ShoppingListSessionAlive(ctx, s.DB, l.ID, userID, version)
+		return err == nil && ok
 	}
 	events, cancel := h.subscribe(l.ID)
 	c.Set(fiber.HeaderContentType, "text/event-stream")
@@ -183,17 +225,26 @@ func (s *Server) shoppingListEvents(c *fiber.Ctx) error {
 		}
 		beat := time.NewTicker(h.Heartbeat)
 		defer beat.Stop()
+		// At the token's expiry by the server's clock; the heartbeat's check
+		// covers a clock that moves otherwise (tests).
+		expiry := time.NewTimer(max(0, expires.Sub(s.now())))
+		defer expiry.Stop()
 		for {
 			select {
 			case ev := <-events:
-				if !send(ev) {
+				if !allowed() || !send(ev) {
 					return
 				}
 			case <-beat.C:
+				if !allowed() {
+					return
+				}
 				fmt.Fprint(w, ": ping\n\n")
 				if w.Flush() != nil {
 					return
 				}
+			case <-expiry.C:
+				return
 			case <-h.done:
 				return
 			}

@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"bufio"
 	"context"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -305,27 +303,10 @@ func TestShoppingListEventsAcrossInstances(t *testing.T) {
 	base := b.serve(t)
 	<-events.Listening()
 
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/shopping-lists/"+l.String()+"/events", nil)
-	req.Header.Set("Authorization", "Bearer "+tok)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		t.Fatalf("stream: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	s := openLiveStream(t, ctx, base, l, tok)
 	wait := func(event string) {
 		t.Helper()
-		for line := range lines {
+		for line := range s.lines {
 			if line == "event: "+event {
 				return
 			}

@@ -46,7 +46,7 @@ type DownloadCookbookImageWorker struct {
 // Timeout bounds one attempt: the fetch has its own shorter limit, decoding
 // a 40-megapixel image takes a few seconds.
 func (w *DownloadCookbookImageWorker) Timeout(*river.Job[DownloadCookbookImageArgs]) time.Duration {
-	return 2 * time.Minute
+	return w.deps.timeLimit(2 * time.Minute)
 }
 
 // Work downloads, checks, re-encodes and stores the image, then, in one

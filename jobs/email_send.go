@@ -67,7 +67,9 @@ func emailBackoff(attempt int) time.Duration {
 }
 
 // Timeout bounds one attempt; the SMTP exchange has its own, shorter deadlines.
-func (w *SendEmailWorker) Timeout(*river.Job[SendEmailArgs]) time.Duration { return 2 * time.Minute }
+func (w *SendEmailWorker) Timeout(*river.Job[SendEmailArgs]) time.Duration {
+	return w.deps.timeLimit(2 * time.Minute)
+}
 
 // Work makes a fresh token, stores its hash, and sends the email with the
 // link. A failed attempt leaves no live token behind; the retry makes a new one.

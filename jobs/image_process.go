@@ -67,7 +67,7 @@ type ProcessImageWorker struct {
 // Timeout bounds one attempt: decoding and resizing a 40-megapixel image
 // takes a few seconds.
 func (w *ProcessImageWorker) Timeout(*river.Job[ProcessImageArgs]) time.Duration {
-	return 2 * time.Minute
+	return w.deps.timeLimit(2 * time.Minute)
 }
 
 // Work makes and stores the renditions and records them on the row. The

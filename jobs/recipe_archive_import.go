@@ -116,7 +116,7 @@ type ImportArchiveWorker struct {
 // Timeout bounds the whole import: a 500 MB export of thousands of
 // recipes with their photos.
 func (w *ImportArchiveWorker) Timeout(*river.Job[ImportArchiveArgs]) time.Duration {
-	return 3 * time.Hour
+	return w.deps.timeLimit(3 * time.Hour)
 }
 
 // Work imports the archive; the result is an ArchiveImportResult.

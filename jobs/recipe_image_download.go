@@ -46,7 +46,7 @@ type DownloadRecipeImageWorker struct {
 // Timeout bounds one attempt: the fetch has its own shorter limit, decoding
 // a 40-megapixel image takes a few seconds.
 func (w *DownloadRecipeImageWorker) Timeout(*river.Job[DownloadRecipeImageArgs]) time.Duration {
-	return 2 * time.Minute
+	return w.deps.timeLimit(2 * time.Minute)
 }
 
 // Work downloads and stores the image. The result is {"recipeId",

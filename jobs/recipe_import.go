@@ -70,7 +70,7 @@ type ImportRecipeWorker struct {
 // Timeout bounds one attempt: a plain fetch (15 s), a Chromium render (30 s)
 // and the extraction, with room to spare.
 func (w *ImportRecipeWorker) Timeout(*river.Job[ImportRecipeArgs]) time.Duration {
-	return 2 * time.Minute
+	return w.deps.timeLimit(2 * time.Minute)
 }
 
 // Work imports the page; the result is {"recipeId"}.

@@ -43,6 +43,17 @@ type Deps struct {
 
 func (d *Deps) recorder() recorder { return recorder{db: d.DB, logger: d.Logger} }
 
+// timeLimit is a job kind's time limit for one attempt: the kind's own,
+// or JOB_TIME_LIMIT when that is set and shorter. River also waits this
+// long before rescuing a job whose worker vanished (a job within its limit
+// may still be running), so tests of rescue shorten it.
+func (d *Deps) timeLimit(own time.Duration) time.Duration {
+	if limit := d.Config.JobTimeLimit; limit > 0 && limit < own {
+		return limit
+	}
+	return own
+}
+
 // NewWorkers registers the worker of every job kind.
 func NewWorkers(d *Deps) *river.Workers {
 	w := river.NewWorkers()

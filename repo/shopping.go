@@ -64,6 +64,18 @@ func GetShoppingList(ctx context.Context, db DBTX, id, userID uuid.UUID) (Shoppi
 	return l, err
 }
 
+// ShoppingListSessionAlive reports whether the user of a session may still
+// read the list: the session has not ended (sessionVersion is the user's
+// current one, so the user was neither deleted nor signed out everywhere)
+// and the list exists with the user as its owner or a member. One query,
+// for a live stream to ask again and again.
+func ShoppingListSessionAlive(ctx context.Context, db DBTX, listID, userID uuid.UUID, sessionVersion int) (bool, error) {
+	var ok bool
+	err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM shopping_list l JOIN app_user u ON u.id = $2 AND u.session_version = $3
+		WHERE l.id = $1 AND `+listMembers.access("l", "$2")+`)`, listID, userID, sessionVersion).Scan(&ok)
+	return ok, wrap("check shopping list access", err)
+}
+
 // LockShoppingList is GetShoppingList that also locks the list's row until
 // the transaction ends, so that two merges into one list do not interleave.
 func LockShoppingList(ctx context.Context, tx pgx.Tx, id, userID uuid.UUID) (ShoppingList, error) {

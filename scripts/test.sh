@@ -12,6 +12,16 @@ echo "== go.mod and go.sum tidy"
 # Prints what tidy would change and fails when it would change anything.
 go mod tidy -diff
 
+echo "== gofmt"
+# Lists every Go file gofmt would change (testdata included; only the web
+# client's installed packages are skipped) and fails when there is one.
+unformatted=$(find . -name node_modules -prune -o -name '*.go' -print0 | xargs -0 gofmt -l)
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change these files (run gofmt -w on them):" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+
 echo "== go vet"
 go vet ./...
 

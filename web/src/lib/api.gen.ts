@@ -3190,7 +3190,7 @@ export interface paths {
         };
         /**
          * Live changes (server-sent events)
-         * @description A text/event-stream: `ready` at once, then `change` whenever the list, its items or its members change (from any API instance: the database notifies every committed change), and `resync` when changes may have been missed. Each event's data is {"listId"}; the client reads the list again. A comment line every 25 s keeps the stream open. 503 when the server runs without live updates: clients fall back to polling.
+         * @description A text/event-stream: `ready` at once, then `change` whenever the list, its items or its members change (from any API instance: the database notifies every committed change), and `resync` when changes may have been missed. Each event's data is {"listId"}; the client reads the list again. A comment line every 25 s keeps the stream open. The stream ends when the access token that opened it expires (reconnect with a fresh one) and when the caller can no longer read the list (removed as a member, the list deleted, the session ended). 503 when the server runs without live updates: clients fall back to polling.
          */
         get: {
             parameters: {
@@ -4312,7 +4312,7 @@ export interface components {
             quantity: number | null;
             /** @description Where the amount came from; expandable in the client. */
             sources: components["schemas"]["ShoppingItemSource"][];
-            /** @description What to buy: the food as the recipe wrote it ("eggs"), or what the user typed. */
+            /** @description What to buy: the food as the first line that made the item wrote it ("eggs"), or what the user typed. The amount may be a sum or scaled: a client shows a counted name (unit "") in the number of quantity ("onion" with 2 reads "2 onions"; the web client uses its table of English forms). */
             text: string;
             /** @description Unit of quantity (tsp, tbsp, cup, fl oz, ml, l, g, kg, oz, lb, or a unit of its own such as clove or can); "" for a count. */
             unit: string;

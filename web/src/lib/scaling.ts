@@ -98,7 +98,7 @@ export function scaleIngredient(ingredient: ScalableIngredient, factor: number):
 }
 
 /** The last word within span that has two forms in the table ("loaf brioche bread" → "loaf"). */
-function lastInTable(text: string, span: { start: number; end: number } | undefined) {
+export function lastInTable(text: string, span: { start: number; end: number } | undefined) {
   if (!span) return undefined;
   const words = /[\p{L}\p{M}'’-]+/gu;
   words.lastIndex = span.start;

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { followList, formatAmount, groupByAisle, OfflineQueue, sseEventName, withQueued, type KeyValue, type ShoppingItem, type ShoppingList } from './shopping';
+import { api } from './api';
+import { followList, formatAmount, groupByAisle, itemText, OfflineQueue, sseEventName, withQueued, type KeyValue, type ShoppingItem, type ShoppingList } from './shopping';
 
 const item = (over: Partial<ShoppingItem>): ShoppingItem => ({
   id: 'i',
@@ -59,6 +60,36 @@ describe('formatAmount', () => {
     expect(formatAmount(3, '')).toBe('3');
     expect(formatAmount(null, '')).toBe('');
   });
+
+  it('puts a unit with two forms in the plural above 1 only', () => {
+    expect(formatAmount(2, 'clove')).toBe('2 cloves');
+    expect(formatAmount(2, 'pinch')).toBe('2 pinches');
+    expect(formatAmount(1, 'cup')).toBe('1 cup');
+    expect(formatAmount(0.5, 'cup')).toBe('0.5 cup');
+    expect(formatAmount(3, 'tbsp')).toBe('3 tbsp');
+  });
+});
+
+describe('itemText', () => {
+  // The server sums the sources and keeps the first line's spelling as the item's text.
+  it('makes a counted name agree with the merged or scaled total', () => {
+    expect(itemText(item({ text: 'onion', quantity: 2 }))).toBe('onions'); // "1 onion" + "1 onion"
+    expect(itemText(item({ text: 'egg', quantity: 3 }))).toBe('eggs'); // "1 egg" + "2 eggs"
+    expect(itemText(item({ text: 'eggs', quantity: 1 }))).toBe('egg'); // "2 eggs" at half the servings
+    expect(itemText(item({ text: 'red onions', quantity: 1 }))).toBe('red onion');
+    expect(itemText(item({ text: 'Lemon', quantity: 4 }))).toBe('Lemons');
+    expect(itemText(item({ text: 'loaf brioche bread', quantity: 2 }))).toBe('loaves brioche bread');
+    expect(itemText(item({ text: 'potatoes', quantity: 0.5 }))).toBe('potato');
+  });
+
+  it('leaves names already in the right number, without a count or outside the table as written', () => {
+    expect(itemText(item({ text: 'eggs', quantity: 6 }))).toBe('eggs');
+    expect(itemText(item({ text: 'egg', quantity: 1 }))).toBe('egg');
+    expect(itemText(item({ text: 'garlic', quantity: 3, unit: 'clove' }))).toBe('garlic');
+    expect(itemText(item({ text: 'onion', quantity: null }))).toBe('onion');
+    expect(itemText(item({ text: 'bin bags', quantity: null }))).toBe('bin bags');
+    expect(itemText(item({ text: 'courgette', quantity: 2 }))).toBe('courgette');
+  });
 });
 
 describe('offline queue', () => {
@@ -117,6 +148,39 @@ describe('followList', () => {
     await vi.waitFor(() => expect(calls).toBe(2));
     expect(live).toEqual([true]);
     stop();
+  });
+
+  it('reconnects with a fresh token when the server ends the stream at its expiry', async () => {
+    vi.useFakeTimers();
+    let token = 'old';
+    const tokenSpy = vi.spyOn(api, 'accessToken', 'get').mockImplementation(() => token);
+    const refreshSpy = vi.spyOn(api, 'refresh').mockImplementation(async () => {
+      token = 'fresh';
+      return true;
+    });
+    const sent: string[] = [];
+    const fetch = (async (_: RequestInfo | URL, init?: RequestInit) => {
+      const auth = new Headers(init?.headers).get('Authorization') ?? '';
+      sent.push(auth);
+      if (sent.length === 1) {
+        // The server ends the stream when the token that opened it expires.
+        return new Response('event: ready\ndata: {}\n\n', { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+      }
+      if (auth !== 'Bearer fresh') return new Response('{"error":{"code":"unauthenticated","message":"expired"}}', { status: 401 });
+      return new Response(streamOf(['event: ready\ndata: {}\n\n']), { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+    }) as typeof globalThis.fetch;
+    let calls = 0;
+    const live: boolean[] = [];
+    const stop = followList('l', () => calls++, (v) => live.push(v), { fetch, pollMs: 60000 });
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(sent).toEqual(['Bearer old', 'Bearer old', 'Bearer fresh']);
+    // Live again, and the list is read again for what changed in between.
+    expect(live).toEqual([true, false, true]);
+    expect(calls).toBe(1);
+    stop();
+    tokenSpy.mockRestore();
+    refreshSpy.mockRestore();
+    vi.useRealTimers();
   });
 
   it('polls while the stream is unavailable', async () => {

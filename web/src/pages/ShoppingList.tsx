@@ -8,6 +8,7 @@ import {
   OfflineQueue,
   followList,
   formatAmount,
+  itemText,
   groupByAisle,
   isOffline,
   shoppingApi,
@@ -251,11 +252,11 @@ function ItemRow(props: {
         <input type="checkbox" checked={item.checked} onChange={(e) => props.onCheck(e.target.checked)} data-testid="item-check" />
         <span className="item-text">
           {amount && <strong className="item-amount">{amount} </strong>}
-          <span data-testid="item-text">{item.text}</span>
+          <span data-testid="item-text">{itemText(item)}</span>
         </span>
       </label>
       <details className="item-details no-print">
-        <summary aria-label={`Details of ${item.text}`}>{recipes.length > 0 ? `${recipes.length} recipe${recipes.length === 1 ? '' : 's'}` : '⋯'}</summary>
+        <summary aria-label={`Details of ${itemText(item)}`}>{recipes.length > 0 ? `${recipes.length} recipe${recipes.length === 1 ? '' : 's'}` : '⋯'}</summary>
         <ul className="sources" data-testid="item-sources">
           {item.sources.map((s, i) => (
             <li key={i}>
