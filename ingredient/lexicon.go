@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"embed"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // The word lists of data/ (format and sources in data/README.md), read once at start.
 //
-//go:embed data/roles.txt data/kinds.txt
+//go:embed data/roles.txt data/kinds.txt data/stems.txt
 var dataFiles embed.FS
 
 // wordClass is what a word or phrase of data/roles.txt or data/kinds.txt says about a step or a food.
@@ -61,6 +62,8 @@ const (
 	classDescriptor
 	classParticle
 	classNote
+	classEnding
+	classUndouble
 	numClasses
 )
 
@@ -73,6 +76,7 @@ var classNames = map[string]wordClass{
 	"filler": classFiller, "mixverb": classMixVerb, "oververb": classOverVerb,
 	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
 	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor, "particle": classParticle, "note": classNote,
+	"ending": classEnding, "undouble": classUndouble,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.
@@ -87,13 +91,17 @@ type lexicon struct {
 	exact    [numClasses]map[string][]lexPhrase
 	prefixes [numClasses]map[byte][]lexPhrase // by first letter
 	singles  [numClasses][]string             // one-word exact entries, for containsPrefix
+	// endings are the word endings stems.txt lists for the language, longest first; undouble the
+	// consonants whose doubling an ending leaves behind ("smørret" → "smør").
+	endings  []string
+	undouble [256]bool
 }
 
 // lexicons by language code ("en", "es", ...).
 var lexicons = map[string]*lexicon{}
 
 func init() {
-	for _, f := range []string{"data/roles.txt", "data/kinds.txt"} {
+	for _, f := range []string{"data/roles.txt", "data/kinds.txt", "data/stems.txt"} {
 		if err := loadLexicon(f); err != nil {
 			panic(err)
 		}
@@ -136,6 +144,21 @@ func loadLexicon(path string) error {
 }
 
 func (lx *lexicon) add(class wordClass, entry string) {
+	switch class {
+	case classEnding:
+		e := foldEnding(entry)
+		i := 0
+		for i < len(lx.endings) && len(lx.endings[i]) >= len(e) {
+			i++
+		}
+		lx.endings = slices.Insert(lx.endings, i, e)
+		return
+	case classUndouble:
+		for _, c := range []byte(entry) {
+			lx.undouble[c] = true
+		}
+		return
+	}
 	prefix := strings.HasSuffix(entry, "*")
 	var words []string
 	for _, part := range strings.Split(strings.TrimSuffix(entry, "*"), "+") {
@@ -167,6 +190,37 @@ func (lx *lexicon) add(class wordClass, entry string) {
 		lx.singles[class] = append(lx.singles[class], words[0])
 	}
 	lx.exact[class][words[0]] = append(lx.exact[class][words[0]], ph)
+}
+
+// foldEnding folds an ending's letters as step text is folded, without making it singular.
+func foldEnding(e string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(e) {
+		if f, ok := foldAccents[r]; ok {
+			b.WriteString(f)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// stem cuts the longest ending of the language that leaves a stem of three letters or more, then a
+// doubled consonant the ending left behind.
+func (lx *lexicon) stem(w string) string {
+	if len(w) < 4 {
+		return w
+	}
+	for _, e := range lx.endings {
+		if len(w)-len(e) >= 3 && strings.HasSuffix(w, e) {
+			s := w[:len(w)-len(e)]
+			if n := len(s); n >= 5 && s[n-1] == s[n-2] && lx.undouble[s[n-1]] {
+				s = s[:n-1]
+			}
+			return s
+		}
+	}
+	return w
 }
 
 // foldWord lowercases a word and folds its accents, as step text is folded.

@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -16,6 +17,12 @@ func heldOut(name string) bool {
 	h.Write([]byte(name))
 	return h.Sum32()%5 == 0
 }
+
+// blind reports whether a labeled recipe belongs to the blind batch: recipes written and labeled
+// after the matcher's rules, scored before any rule was changed for them (files b*.json). They are
+// scored apart from the development and held-out parts, so their figure stays an estimate of how the
+// matcher does on recipes nobody tuned it on.
+func blind(name string) bool { return strings.HasPrefix(name, "b") }
 
 // score is the outcome of the matcher on part of the labeled set.
 type score struct {
@@ -123,9 +130,11 @@ func TestMappingSet(t *testing.T) {
 	if os.Getenv("MAPPING_EXPLAIN") != "" {
 		explain = t.Logf
 	}
-	var dev, held, all score
+	var dev, held, unseen, all score
 	for _, name := range names {
-		if heldOut(name) {
+		if blind(name) {
+			unseen.add(scoreRecipe(name, set[name], explain))
+		} else if heldOut(name) {
 			held.add(scoreRecipe(name, set[name], nil))
 		} else {
 			dev.add(scoreRecipe(name, set[name], explain))
@@ -133,10 +142,11 @@ func TestMappingSet(t *testing.T) {
 	}
 	all.add(dev)
 	all.add(held)
+	all.add(unseen)
 	for _, p := range []struct {
 		name string
 		s    score
-	}{{"development", dev}, {"held-out", held}, {"whole set", all}} {
+	}{{"development", dev}, {"held-out", held}, {"blind", unseen}, {"whole set", all}} {
 		t.Logf("%-11s %3d recipes, %4d links: tp=%d fp=%d fn=%d precision=%.3f recall=%.3f F1=%.3f",
 			p.name, p.s.recipes, p.s.tp+p.s.fn, p.s.tp, p.s.fp, p.s.fn, p.s.precision(), p.s.recall(), p.s.f1())
 	}

@@ -979,6 +979,9 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	}
 	c.kind = kindHead
 	add := func(part string) {
+		if len(part) < 4 {
+			return // a stem cut short by an ending ("lager" → "lag") would match short words
+		}
 		for _, o := range idx.compound[part] {
 			if o.ing == c.ing {
 				return
@@ -989,10 +992,10 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	// w is the unstemmed word; its parts are stemmed as the step's words are ("Wein" in
 	// "Weißwein": the stem of the whole word lost its n, the part keeps it).
 	for k := 3; k+4 <= len(w); k++ {
-		add(stemWord(w[k:]))
+		add(stemWord(w[k:], idx.lang))
 	}
 	for k := len(w) - 3; k <= len(w)-2; k++ {
-		if k >= 4 && idx.lang == "de" {
+		if k >= 4 && shortTailLanguages[idx.lang] {
 			if idx.shortTails == nil {
 				idx.shortTails = map[string][]candidate{}
 			}
@@ -1003,7 +1006,7 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	}
 	// "madeira" for the "madeirawijn" line, "zalm" for "zalmloin": a first part of four letters or more.
 	for k := 4; k <= len(w)-3; k++ {
-		add(stemWord(w[:k]))
+		add(stemWord(w[:k], idx.lang))
 	}
 }
 
@@ -1052,6 +1055,10 @@ func englishVariants(name []string) [][]string {
 var borrowedPrepositions = setOf("de", "di", "del", "della", "al", "alla", "du", "des")
 
 var trailingDescriptors = setOf("ground", "dried", "fresh", "frozen", "whole", "boneless", "skinless", "raw", "cooked")
+
+// shortTailLanguages join a short last part to a food's name ("Sonnenblumenöl", "hvedemel",
+// "svinekød"), so a step's "Öl", "mel" or "kød" is that line.
+var shortTailLanguages = setOf("de", "sv", "da", "no")
 
 // endsSentence reports whether a step ends like a sentence.
 func endsSentence(text string) bool {

@@ -15,6 +15,10 @@ var foldAccents = map[rune]string{
 	'ë': "e", 'ì': "i", 'í': "i", 'î': "i", 'ï': "i", 'ñ': "n", 'ò': "o", 'ó': "o", 'ô': "o", 'õ': "o",
 	'ö': "o", 'ø': "o", 'ù': "u", 'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'œ': "oe", 'æ': "ae",
 	'ß': "ss",
+	// Polish and Czech letters fold like the others, so "mąkę" meets "mąki" once endings are cut
+	// (stems.txt). Czech ů is the o of other forms of the word ("sůl", "soli").
+	'ą': "a", 'ć': "c", 'ę': "e", 'ł': "l", 'ń': "n", 'ś': "s", 'ź': "z", 'ż': "z", 'č': "c", 'ď': "d",
+	'ě': "e", 'ň': "n", 'ř': "r", 'š': "s", 'ť': "t", 'ů': "o", 'ž': "z",
 }
 
 // spellings maps variant spellings to one form, so "chilli" in a step finds "chile" in a line.

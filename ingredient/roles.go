@@ -21,10 +21,11 @@ var languageCues = map[string]map[string]bool{
 	"da": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "af", "lad"),
 	"no": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "av", "la"),
 	"pl": setOf("i", "z", "na", "do", "w", "minut", "oraz", "sie", "po", "aby"),
+	"cs": setOf("a", "v", "se", "ze", "je", "minut", "pak", "dokud", "asi", "nebo"),
 }
 
 // languageOrder lists the languages detectLanguage knows; ties go to the earlier one.
-var languageOrder = []string{"en", "es", "de", "it", "fr", "nl", "pt", "sv", "da", "no", "pl"}
+var languageOrder = []string{"en", "es", "de", "it", "fr", "nl", "pt", "sv", "da", "no", "pl", "cs"}
 
 // cueLanguages maps each cue word to the languages (bits in languageOrder order) using it.
 var cueLanguages = func() map[string]uint16 {
@@ -422,15 +423,24 @@ func stemWords(words []string, lang string) []string {
 	}
 	out := make([]string, len(words))
 	for k, w := range words {
-		out[k] = stemWord(w)
+		out[k] = stemWord(w, lang)
 	}
 	return out
 }
 
 var stemEndings = []string{"en", "es", "n", "e", "s", "i", "a", "o"}
 
-func stemWord(w string) string {
-	if len(w) < 5 || w == sep {
+// stemWord reduces a word to its stem: by the endings stems.txt lists for the language (the
+// languages whose nouns decline, "mąki", "mąkę", "mąką"), else by one of a few endings common to the
+// other languages.
+func stemWord(w, lang string) string {
+	if w == sep {
+		return w
+	}
+	if lx := lexicons[lang]; lx != nil && len(lx.endings) > 0 {
+		return lx.stem(w)
+	}
+	if len(w) < 5 {
 		return w
 	}
 	for _, e := range stemEndings {
