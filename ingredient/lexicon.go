@@ -64,6 +64,8 @@ const (
 	classNote
 	classEnding
 	classUndouble
+	classWith
+	classConj
 	numClasses
 )
 
@@ -76,7 +78,7 @@ var classNames = map[string]wordClass{
 	"filler": classFiller, "mixverb": classMixVerb, "oververb": classOverVerb,
 	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
 	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor, "particle": classParticle, "note": classNote,
-	"ending": classEnding, "undouble": classUndouble,
+	"ending": classEnding, "undouble": classUndouble, "with": classWith, "conj": classConj,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

@@ -103,7 +103,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	for s := range steps {
 		stemmed := texts[s]
 		stemmed.words = stemWords(stemmed.words, lang)
-		hits[s] = idx.scan(stemmed)
+		hits[s] = idx.scan(stemmed, texts[s].words)
 		for _, h := range hits[s] {
 			for _, c := range h.cands {
 				if c.kind >= kindSuffix-synonymPenalty {
@@ -203,7 +203,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 		}
 		coll.link(view, hits[s], used, found, secs.stepSection(s))
-		idx.implicit(texts[s].words, lx, found)
+		idx.implicit(texts[s].words, hits[s], lx, found)
 		for ing, ok := range found {
 			if ok {
 				links = append(links, [2]int{ing, s})
@@ -479,8 +479,9 @@ func nearest(ings, anchors []int) []int {
 	return out
 }
 
-// scan finds, left to right, the longest key at each position of a step.
-func (idx *matchIndex) scan(text normText) []hit {
+// scan finds, left to right, the longest key at each position of a step (its stemmed words; raw
+// holds them before stemming).
+func (idx *matchIndex) scan(text normText, raw []string) []hit {
 	toks := text.words
 	var hits []hit
 	for i := 0; i < len(toks); {
@@ -526,7 +527,9 @@ func (idx *matchIndex) scan(text normText) []hit {
 				}
 			}
 		}
-		if bestLen == 0 && idx.lang != "en" {
+		if bestLen == 0 && idx.lang != "en" && !isVerbWord(lexicons[idx.lang], raw, i) {
+			// A verb is not a compound of a food: "blanda" (mix) is not "blandfärs", "piske" (whip)
+			// not "piskefløde".
 			best, bestLen = idx.compoundAt(t)
 		}
 		if bestLen > 0 && i+bestLen < len(toks) {
@@ -544,6 +547,18 @@ func (idx *matchIndex) scan(text normText) []hit {
 		i += bestLen
 	}
 	return hits
+}
+
+// isVerbWord reports whether words[k] is a verb of the language's lists that mixes, cooks, moves
+// or discards. Use and prep verbs are left out: some apply the food they are named after
+// ("poivrez", "salzen", "raspen").
+func isVerbWord(lx *lexicon, words []string, k int) bool {
+	for _, c := range []wordClass{classMixVerb, classCook, classMove, classDiscard} {
+		if lx.has(c, words, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // dropOtherForms removes the weak candidates of a span followed by a form of food other than their
@@ -587,13 +602,19 @@ func isEquipment(toks []string, i int) bool {
 
 // implicit adds the links a step makes without naming the ingredient: seasoning to taste, greasing
 // and dusting with an ingredient listed for it.
-func (idx *matchIndex) implicit(toks []string, lx *lexicon, found []bool) {
+//
+// A seasoning verb whose clause names the seasoning after "with" ("Krydda med socker och peppar",
+// "assaisonnez la salade d'un filet d'huile") uses what it names, not the salt; hits are the step's
+// mentions.
+func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, found []bool) {
 	season, grease, dust := false, false, false
 	for i, t := range toks {
 		if lx != lexicons["en"] {
 			switch {
-			case lx.has(classPepperVerb, toks, i) && lx.has(classSaltVerb, toks, i), lx.has(classSeasonVerb, toks, i):
+			case lx.has(classPepperVerb, toks, i) && lx.has(classSaltVerb, toks, i):
 				season = true
+			case lx.has(classSeasonVerb, toks, i):
+				season = season || !idx.namesSeasoning(toks, hits, lx, i+1)
 			case lx.has(classSaltVerb, toks, i):
 				linkAll(idx.saltOnly, found)
 			case lx.has(classPepperVerb, toks, i):
@@ -602,7 +623,7 @@ func (idx *matchIndex) implicit(toks []string, lx *lexicon, found []bool) {
 		}
 		switch t {
 		case "season":
-			season = true
+			season = season || !idx.namesSeasoning(toks, hits, lx, i+1)
 		case "seasoning":
 			season = season || (i > 0 && (toks[i-1] == "the" || toks[i-1] == "for"))
 		case "grease":
@@ -632,6 +653,23 @@ func (idx *matchIndex) implicit(toks []string, lx *lexicon, found []bool) {
 			found[ing] = true
 		}
 	}
+}
+
+// namesSeasoning reports whether the clause from k on names what it seasons with: a "with" word
+// followed, within a few words, by a mention of something other than salt and pepper. The clause
+// ends at a conjunction ("abschmecken und mit Schnittlauch bestreuen").
+func (idx *matchIndex) namesSeasoning(toks []string, hits []hit, lx *lexicon, k int) bool {
+	for ; k < len(toks) && toks[k] != sep && !lx.has(classConj, toks, k); k++ {
+		if !lx.has(classWith, toks, k) {
+			continue
+		}
+		for _, h := range hits {
+			if h.pos > k && h.pos <= k+4 {
+				return !slices.ContainsFunc(h.cands, func(c candidate) bool { return slices.Contains(idx.salt, c.ing) })
+			}
+		}
+	}
+	return false
 }
 
 func joinWords(w []string) string {
@@ -683,6 +721,11 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		names := [][]string{normalize(p.Name)}
 		if lang != "en" {
 			plain := cleanName(normalize(splitElisions(dropQualityLabels(p.Name))), lang)
+			if onlyFunctionWords(plain, lang) && p.Notes != "" {
+				// "1 i 1/2 łyżeczki kurkumy" reads as the name "i" with the rest in the notes: the
+				// food is in the notes.
+				plain = cleanName(normalize(splitElisions(Parse(p.Notes).Name)), lang)
+			}
 			names = [][]string{plain}
 			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
 				names = append(names, hf)
@@ -1105,6 +1148,17 @@ func dropQualityLabels(name string) string {
 		f = f[:len(f)-1]
 	}
 	return strings.Join(f, " ")
+}
+
+// onlyFunctionWords reports whether a name holds no word but articles, prepositions and
+// conjunctions of the language.
+func onlyFunctionWords(words []string, lang string) bool {
+	for _, w := range words {
+		if w != sep && !isFunctionWord(w, lang) {
+			return false
+		}
+	}
+	return true
 }
 
 // isFunctionWord reports whether a short word is an article, a preposition or a conjunction of the

@@ -1,6 +1,9 @@
 package ingredient
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The role of a mention in a step decides whether it is a link: a name under a use verb is an
 // ingredient in hand, the same name in "until the broccoli is tender", in "the tomato mixture" or after
@@ -513,6 +516,15 @@ func cleanName(words []string, lang string) []string {
 // oliva", "semoule de couscous", "aceto di vino") so the food's word is the head (last), as the
 // matcher's keys expect: the words after the first preposition lead, then the qualifiers.
 func headFirst(words []string, lang string) []string {
+	if nounFirst[lang] && len(words) >= 2 {
+		// "sól morska", "natka pietruszki", "mąka pszenna": the noun leads, its qualifiers follow.
+		for _, w := range words {
+			if w == sep || connectors[w] {
+				return words
+			}
+		}
+		return append(slices.Clone(words[1:]), words[0])
+	}
 	if !romance[lang] || len(words) < 2 {
 		return words
 	}
@@ -538,6 +550,11 @@ func headFirst(words []string, lang string) []string {
 
 // romance are the languages that put the food first and its qualifiers after it.
 var romance = setOf("es", "it", "fr", "pt")
+
+// nounFirst are the languages that often put the food's noun first and its qualifiers after it
+// ("sól morska", sea salt), though an adjective may also lead ("kwaśna śmietana"): both orders make
+// keys.
+var nounFirst = setOf("pl", "cs")
 
 var romancePrepositions = setOf("de", "d", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "dell", "des", "da", "do")
 
