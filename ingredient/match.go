@@ -146,6 +146,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		}
 	}
 	used := st.used
+	var prevRuns []foodRun // the runs of foods of the last step read, for its pronouns' successors
 	for s, step := range steps {
 		view := views[s]
 		if headings[s] {
@@ -158,12 +159,16 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		hitEnd := hitEnds(hits[s], len(view.toks))
 		var anchors []int
 		type pending struct {
+			hit  int
 			ings []int
 			r    mentionRole
 		}
 		var ambiguous []pending
-		for _, h := range hits[s] {
+		hitIngs := make([][]int, len(hits[s]))
+		noUse := make([]bool, len(hits[s]))
+		for hi, h := range hits[s] {
 			r := readRole(view, h, hitEnd)
+			noUse[hi] = r.blocked
 			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
 			if h.plural {
 				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles.
@@ -173,6 +178,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				// "the spices", "the herbs": a collective, linked where its members are first used.
 				r.reuse = false
 			}
+			hitIngs[hi] = ings
 			switch {
 			case len(ings) == 1:
 				if r.linked(ings[0], st) {
@@ -182,7 +188,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				// "the sugar" with a crust sugar and a filling sugar: decide once the step's other
 				// ingredients are known. (A plural of different foods, "the onions" with red and
 				// yellow onions, keeps them all; a plural of one food listed twice does not.)
-				ambiguous = append(ambiguous, pending{ings, r})
+				ambiguous = append(ambiguous, pending{hi, ings, r})
 				continue
 			}
 			for _, ing := range ings {
@@ -194,14 +200,27 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		}
 		for _, p := range ambiguous {
 			ings := secs.pick(p.ings, s, view, hits[s], anchors)
-			ings = preferUnused(ings, used, p.r.portion)
-			for _, ing := range nearest(ings, anchors) {
+			ings = nearest(preferUnused(ings, used, p.r.portion), anchors)
+			hitIngs[p.hit] = ings
+			for _, ing := range ings {
 				if p.r.linked(ing, st) && !(p.r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
 					st.prepOnly[ing] = st.prepOnly[ing] && p.r.prep
 				}
 			}
 		}
+		runs := foodRuns(view, hits[s], hitIngs, noUse)
+		for _, p := range pronounsOf(view, hitEnd) {
+			r := pronounRole(view, p, hitEnd)
+			ings, sameStep := referents(p, runs, prevRuns)
+			for _, ing := range ings {
+				if pronounLinks(view, p, r, ing, sameStep, st) && !(r.water && isWaterLine(ingredients[ing])) {
+					found[ing] = true
+					st.prepOnly[ing] = st.prepOnly[ing] && r.prep
+				}
+			}
+		}
+		prevRuns = runs
 		coll.link(view, hits[s], used, found, secs.stepSection(s))
 		idx.implicit(texts[s].words, hits[s], lx, found)
 		for ing, ok := range found {

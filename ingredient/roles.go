@@ -67,13 +67,17 @@ func detectLanguage(steps []normText) string {
 type stepView struct {
 	toks   []string
 	plural []bool
+	hyphen []bool // toks[k] is joined to the word before it by a hyphen ("Coloque-os")
 	stop   []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
 	lx     *lexicon
 }
 
 func newStepView(text string, n normText, lx *lexicon) stepView {
-	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), lx: lx}
+	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), hyphen: make([]bool, len(n.words)), lx: lx}
 	for k, w := range n.words {
+		if at := n.starts[k]; at > 0 && text[at-1] == '-' {
+			v.hyphen[k] = true
+		}
 		if w != sep {
 			continue
 		}
