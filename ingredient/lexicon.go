@@ -71,6 +71,7 @@ const (
 	classItEnd
 	classThemEnd
 	classReturn
+	classApplied
 	numClasses
 )
 
@@ -84,7 +85,7 @@ var classNames = map[string]wordClass{
 	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
 	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor, "particle": classParticle, "note": classNote,
 	"ending": classEnding, "undouble": classUndouble, "with": classWith, "conj": classConj,
-	"it": classIt, "them": classThem, "itend": classItEnd, "themend": classThemEnd, "return": classReturn,
+	"it": classIt, "them": classThem, "itend": classItEnd, "themend": classThemEnd, "return": classReturn, "applied": classApplied,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.
@@ -103,6 +104,7 @@ type lexicon struct {
 	// consonants whose doubling an ending leaves behind ("smørret" → "smør").
 	endings  []string
 	undouble [256]bool
+	applied  map[string]bool // words of class applied, lower case as written (accents tell "beurré" from "beurre")
 }
 
 // lexicons by language code ("en", "es", ...).
@@ -165,6 +167,12 @@ func (lx *lexicon) add(class wordClass, entry string) {
 		for _, c := range []byte(entry) {
 			lx.undouble[c] = true
 		}
+		return
+	case classApplied:
+		if lx.applied == nil {
+			lx.applied = map[string]bool{}
+		}
+		lx.applied[strings.ToLower(entry)] = true
 		return
 	}
 	prefix := strings.HasSuffix(entry, "*")

@@ -201,6 +201,9 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		for _, p := range ambiguous {
 			ings := secs.pick(p.ings, s, view, hits[s], anchors)
 			ings = nearest(preferUnused(ings, used, p.r.portion), anchors)
+			if p.r.applied {
+				ings = listedForExtra(ings, st.notes)
+			}
 			hitIngs[p.hit] = ings
 			for _, ing := range ings {
 				if p.r.linked(ing, st) && !(p.r.water && isWaterLine(ingredients[ing])) {
@@ -254,6 +257,7 @@ type mentionRole struct {
 	prep    bool   // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
 	cook    bool   // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool   // water named as a bath or boiling medium
+	applied bool   // the food is put on a surface or into water: "a floured surface", "oil the grate"
 }
 
 // linked decides whether a mention with this role links ingredient ing: never when blocked; the
@@ -300,8 +304,9 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	}
 	r.portion = v.portionBefore(h.pos)
 	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end)
+	r.applied = v.appliedAt(h)
 	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
-		v.broughtBack(h.pos, h.end)
+		v.broughtBack(h.pos, h.end) || r.applied
 	r.prep = hasVerb && (verb == classPrep || verb == classCook)
 	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")
 	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
@@ -317,6 +322,24 @@ func hitEnds(hits []hit, n int) []int {
 	}
 	for _, h := range hits {
 		out[h.pos] = h.end
+	}
+	return out
+}
+
+// listedForExtra keeps, of several lines of the food a step puts on a tin or a board, those listed
+// with some to spare ("butter, plus extra for the tin", "flour, plus more for dusting"), if any.
+func listedForExtra(ings []int, notes []string) []int {
+	var out []int
+	for _, ing := range ings {
+		for _, w := range strings.Fields(notes[ing]) {
+			if w == "extra" || w == "more" || strings.HasPrefix(w, "greas") || strings.HasPrefix(w, "dust") {
+				out = append(out, ing)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ings
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package ingredient
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The role of a mention in a step decides whether it is a link: a name under a use verb is an
@@ -68,13 +70,20 @@ type stepView struct {
 	toks   []string
 	plural []bool
 	hyphen []bool // toks[k] is joined to the word before it by a hyphen ("Coloque-os")
+	// applied marks words that say a food is put on something: "floured", "fariné", "oprószonym"
+	// (data/roles.txt, class applied, as written).
+	applied []bool
 	stop   []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
 	lx     *lexicon
 }
 
 func newStepView(text string, n normText, lx *lexicon) stepView {
-	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), hyphen: make([]bool, len(n.words)), lx: lx}
+	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), hyphen: make([]bool, len(n.words)),
+		applied: make([]bool, len(n.words)), lx: lx}
 	for k, w := range n.words {
+		if lx != nil && len(lx.applied) > 0 && w != sep {
+			v.applied[k] = lx.applied[rawWord(text, n.starts[k])]
+		}
 		if at := n.starts[k]; at > 0 && text[at-1] == '-' {
 			v.hyphen[k] = true
 		}
@@ -94,6 +103,37 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 	}
 	return v
 }
+
+// rawWord returns the word of text starting at byte at, in lower case, accents kept.
+func rawWord(text string, at int) string {
+	end := at
+	for end < len(text) {
+		r, size := utf8.DecodeRuneInString(text[end:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		end += size
+	}
+	return strings.ToLower(text[at:end])
+}
+
+// appliedAt reports whether a mention names a food put on a surface, a tin or into water rather
+// than into the dish: a participle ("a lightly floured surface", "un moule beurré", "na oprószonym
+// mąką blacie"), or in English the food's name used as the verb ("Oil the grate", "Butter a tin",
+// "lightly oil all the ingredients").
+func (v stepView) appliedAt(h hit) bool {
+	if v.applied[h.pos] || h.pos > 0 && v.applied[h.pos-1] {
+		return true
+	}
+	if v.lx != lexicons["en"] || h.end != h.pos+1 || h.end >= len(v.toks) {
+		return false
+	}
+	k := h.pos
+	opens := k == 0 || v.toks[k-1] == sep || clauseOpeners[v.toks[k-1]] || strings.HasSuffix(v.toks[k-1], "ly")
+	return opens && determiners[v.toks[k+1]] && !v.isPlural(k)
+}
+
+var determiners = setOf("the", "a", "an", "all", "your", "each", "both", "two", "some")
 
 // sentenceStart returns the index of the first word of the sentence holding toks[k].
 func (v stepView) sentenceStart(k int) int {
