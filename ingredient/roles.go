@@ -73,8 +73,8 @@ type stepView struct {
 	// applied marks words that say a food is put on something: "floured", "fariné", "oprószonym"
 	// (data/roles.txt, class applied, as written).
 	applied []bool
-	stop   []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
-	lx     *lexicon
+	stop    []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
+	lx      *lexicon
 }
 
 func newStepView(text string, n normText, lx *lexicon) stepView {
