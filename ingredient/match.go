@@ -225,7 +225,18 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		}
 		prevRuns = runs
 		coll.link(view, hits[s], used, found, secs.stepSection(s))
-		idx.implicit(texts[s].words, hits[s], lx, found)
+		// Salt named by a verb ("Salez", "salate") is, of several salt lines, the one of the step's
+		// part of the recipe, as a salt named by its name.
+		ofPart := func(ings []int) []int {
+			if len(ings) < 2 {
+				return ings
+			}
+			if out := secs.inSection(ings, secs.stepSection(s)); len(out) > 0 {
+				return out // the part a heading or the step's own section names
+			}
+			return secs.pick(ings, s, view, hits[s], anchors)
+		}
+		idx.implicit(texts[s].words, hits[s], lx, ofPart, found)
 		for ing, ok := range found {
 			if ok {
 				links = append(links, [2]int{ing, s})
@@ -648,7 +659,7 @@ func isEquipment(toks []string, i int) bool {
 // A seasoning verb whose clause names the seasoning after "with" ("Krydda med socker och peppar",
 // "assaisonnez la salade d'un filet d'huile") uses what it names, not the salt; hits are the step's
 // mentions.
-func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, found []bool) {
+func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart func([]int) []int, found []bool) {
 	season, grease, dust := false, false, false
 	for i, t := range toks {
 		if lx != lexicons["en"] {
@@ -658,9 +669,9 @@ func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, found []
 			case lx.has(classSeasonVerb, toks, i):
 				season = season || !idx.namesSeasoning(toks, hits, lx, i+1)
 			case lx.has(classSaltVerb, toks, i):
-				linkAll(idx.saltOnly, found)
+				linkAll(ofPart(idx.saltOnly), found)
 			case lx.has(classPepperVerb, toks, i):
-				linkAll(idx.pepperOnly, found)
+				linkAll(ofPart(idx.pepperOnly), found)
 			}
 		}
 		switch t {
@@ -680,9 +691,7 @@ func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, found []
 			named = named || found[ing]
 		}
 		if !named {
-			for _, ing := range idx.salt {
-				found[ing] = true
-			}
+			linkAll(ofPart(idx.salt), found)
 		}
 	}
 	if grease {
