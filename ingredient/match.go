@@ -139,6 +139,10 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	n := len(ingredients)
 	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n)}
 	st.serving = make([]bool, n)
+	st.lastStep = make([]int, n)
+	for i := range st.lastStep {
+		st.lastStep[i] = -1
+	}
 	for i, p := range ingredients {
 		if p.Notes != "" {
 			st.notes[i] = strings.Join(normalize(p.Notes), " ")
@@ -166,8 +170,16 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		var ambiguous []pending
 		hitIngs := make([][]int, len(hits[s]))
 		noUse := make([]bool, len(hits[s]))
+		var mixName []bool
+		if !nounFirst[lang] {
+			// (Polish and Czech set nouns side by side in different cases: "do ziemniaków cebulę".)
+			mixName = combinedNames(hits[s], st)
+		}
 		for hi, h := range hits[s] {
 			r := readRole(view, h, hitEnd)
+			if mixName != nil && mixName[hi] {
+				r = mentionRole{blocked: true}
+			}
 			noUse[hi] = r.blocked
 			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
 			if h.plural {
@@ -245,6 +257,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		for ing, ok := range found {
 			if ok {
 				used[ing] = true
+				st.lastStep[ing] = s
 				st.inDish[ing] = st.inDish[ing] || !st.prepOnly[ing]
 			}
 		}
@@ -289,6 +302,28 @@ type dishState struct {
 	serving      []bool   // lines with some for serving ("plus extra for serving"): linked where served
 	used, inDish []bool
 	prepOnly     []bool // this step: every mention that linked the line was under a prep or cooking verb
+	lastStep     []int  // the last step that linked the line, or -1
+}
+
+// combinedNames marks the mentions that together name a mixture made earlier: two foods side by
+// side ("the garlic butter", "the cinnamon sugar") last used in the same step are that step's
+// mixture, not the lines (like "cinnamon sugar" in the rule: constituents named through a mixture).
+func combinedNames(hits []hit, st *dishState) []bool {
+	out := make([]bool, len(hits))
+	for i := 0; i+1 < len(hits); i++ {
+		a, b := hits[i], hits[i+1]
+		if b.pos != a.end {
+			continue
+		}
+		for _, ca := range a.cands {
+			for _, cb := range b.cands {
+				if ca.ing != cb.ing && st.used[ca.ing] && st.used[cb.ing] && st.lastStep[ca.ing] == st.lastStep[cb.ing] {
+					out[i], out[i+1] = true, true
+				}
+			}
+		}
+	}
+	return out
 }
 
 func readRole(v stepView, h hit, hitEnd []int) mentionRole {
