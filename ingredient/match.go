@@ -637,6 +637,22 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 	return hits
 }
 
+// isMeat reports whether a name outside English is a meat (data/kinds.txt): a meat word, or a
+// compound starting with one, that is not a stock made from it ("Rinderfond", "kalvfond").
+func isMeat(w []string, lx *lexicon) bool {
+	if !lx.contains(kindMeat, w) && !lx.containsPrefix(kindMeat, w) {
+		return false
+	}
+	for _, x := range w {
+		for _, s := range lx.singles[kindStock] {
+			if strings.HasSuffix(x, s) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // isVerbWord reports whether words[k] is a verb of the language's lists that mixes, cooks, moves
 // or discards. Use and prep verbs are left out: some apply the food they are named after
 // ("poivrez", "salzen", "raspen").
@@ -842,6 +858,13 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			}
 			for _, v := range synonymVariants(alt) {
 				idx.addKeys(i, dropIgnored(v), synonymPenalty)
+			}
+		}
+		if lx := lexicons[lang]; lang != "en" && len(alts) > 0 && isMeat(plainAlts[0], lx) {
+			// "das Fleisch" for the Rindergulasch, "la viande" for the bœuf: the kind, as "the meat"
+			// in English (hypernyms).
+			for _, ref := range lx.singles[classMeatRef] {
+				idx.add(candidate{ing: i, kind: kindHypernym, cover: 1, head: stemWord(ref, lang)}, []string{stemWord(ref, lang)})
 			}
 		}
 		if lang != "en" && len(alts) > 0 {
@@ -1060,6 +1083,11 @@ func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
 	c, n := idx.compoundParts(t)
 	if n > 0 && mixCompound(t, lexicons[idx.lang]) {
 		return nil, 0 // "Zwiebelmischung" is a mixture, not the onion
+	}
+	// A kind's word names the kind on its own only: "Fleischbällchen" are not the meat line.
+	c = slices.DeleteFunc(slices.Clone(c), func(x candidate) bool { return x.kind == kindHypernym })
+	if len(c) == 0 {
+		return nil, 0
 	}
 	return c, n
 }
