@@ -824,9 +824,14 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		if lang != "en" {
 			plain := cleanName(normalize(splitElisions(dropQualityLabels(p.Name))), lang)
 			if onlyFunctionWords(plain, lang) && p.Notes != "" {
-				// "1 i 1/2 łyżeczki kurkumy" reads as the name "i" with the rest in the notes: the
-				// food is in the notes.
+				// "1 i 1/2 łyżeczki kurkumy" reads as the name "i", "1 xícara (chá) de óleo" as the
+				// name "xícara": the food is in the notes.
 				plain = cleanName(normalize(splitElisions(Parse(p.Notes).Name)), lang)
+				if onlyFunctionWords(plain, lang) {
+					plain = cleanName(slices.DeleteFunc(normalize(splitElisions(p.Notes)), func(w string) bool {
+						return isNumber(w) || len(w) == 1 // "Prise(n) Zucker": the plural's letter
+					}), lang)
+				}
 			}
 			names = [][]string{plain}
 			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
@@ -1264,11 +1269,11 @@ func dropQualityLabels(name string) string {
 	return strings.Join(f, " ")
 }
 
-// onlyFunctionWords reports whether a name holds no word but articles, prepositions and
-// conjunctions of the language.
+// onlyFunctionWords reports whether a name holds no word but articles, prepositions, conjunctions
+// and measures of the language.
 func onlyFunctionWords(words []string, lang string) bool {
-	for _, w := range words {
-		if w != sep && !isFunctionWord(w, lang) {
+	for k, w := range words {
+		if w != sep && len(w) > 1 && !isFunctionWord(w, lang) && !lexicons[lang].has(classMeasure, words, k) {
 			return false
 		}
 	}
