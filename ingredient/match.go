@@ -857,6 +857,14 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 					idx.addCompoundParts(candidate{ing: i, kind: kindHead, cover: 1 / float64(len(pw)), head: w[len(w)-1]}, pw[len(pw)-1])
 				}
 			}
+			if lang == "en" && len(w) > 0 && !partNouns[w[len(w)-1]] {
+				// "juice of 1 lime" is "the lime juice" as much as "2 tbsp lime juice" is.
+				for _, part := range normalize(p.Notes) {
+					if part == "juice" || part == "zest" {
+						idx.addKeys(i, append(slices.Clip(w), part), 0)
+					}
+				}
+			}
 			if partUnits[p.Unit] && len(w) > 0 {
 				// "3 garlic cloves" parses as unit clove, name garlic; a step may still say "the cloves".
 				idx.addKeys(i, append(slices.Clip(w), p.Unit), 0)
