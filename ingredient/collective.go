@@ -183,10 +183,6 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 // a section "For the chipotle crema" that no step makes): the step is where those lines are first
 // used together. A step that opens making the part ("For the tadka, heat the ghee") is not.
 func (c *collectives) unmadeSectionAt(v stepView, k int, used []bool) ([]int, int) {
-	_, at, ok := v.verbBefore(k)
-	if !ok || at > k || !(v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "top") {
-		return nil, 0
-	}
 	for sec, name := range c.names {
 		lines := c.secs.lines[sec]
 		if len(name) == 0 || len(lines) < 2 || k+len(name) > len(v.toks) || !equalWords(v.toks[k:k+len(name)], name) {
@@ -194,6 +190,10 @@ func (c *collectives) unmadeSectionAt(v stepView, k int, used []bool) ([]int, in
 		}
 		if slices.ContainsFunc(lines, func(l int) bool { return used[l] }) {
 			continue
+		}
+		_, at, ok := v.verbBefore(k)
+		if !ok || at > k || !(v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "top") {
+			return nil, 0
 		}
 		return lines, len(name)
 	}

@@ -108,6 +108,9 @@ type lexicon struct {
 	endings  []string
 	undouble [256]bool
 	applied  map[string]bool // words of class applied, lower case as written (accents tell "beurré" from "beurre")
+	// appliedFolded holds the same words folded as step words are, so only those words are read
+	// as written.
+	appliedFolded map[string]bool
 }
 
 // lexicons by language code ("en", "es", ...).
@@ -173,9 +176,10 @@ func (lx *lexicon) add(class wordClass, entry string) {
 		return
 	case classApplied:
 		if lx.applied == nil {
-			lx.applied = map[string]bool{}
+			lx.applied, lx.appliedFolded = map[string]bool{}, map[string]bool{}
 		}
 		lx.applied[strings.ToLower(entry)] = true
+		lx.appliedFolded[foldWord(entry)] = true
 		return
 	}
 	prefix := strings.HasSuffix(entry, "*")

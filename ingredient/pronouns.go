@@ -26,6 +26,9 @@ func pronounsOf(v stepView, hitEnd []int) []pronoun {
 		if t == sep || hitEnd[k] > k {
 			continue
 		}
+		if v.lx != lexicons["en"] && !v.hyphen[k] && v.lx.singles[classItEnd] == nil {
+			continue // outside English only hyphenated pronouns and pronouns on verbs
+		}
 		it, them := v.lx.has(classIt, v.toks, k), v.lx.has(classThem, v.toks, k)
 		if it || them {
 			// Outside English the object pronouns are also articles ("os", "les"): a pronoun is joined
@@ -36,15 +39,13 @@ func pronounsOf(v stepView, hitEnd []int) []pronoun {
 			out = append(out, pronoun{pos: k, plural: them})
 			continue
 		}
-		if v.isVerbAnyAt(k) {
-			for _, c := range []struct {
-				class  wordClass
-				plural bool
-			}{{classThemEnd, true}, {classItEnd, false}} {
-				if endsWithAnyOf(t, v.lx.singles[c.class]) {
-					out = append(out, pronoun{pos: k, plural: c.plural, onVerb: true})
-					break
-				}
+		for _, c := range []struct {
+			class  wordClass
+			plural bool
+		}{{classThemEnd, true}, {classItEnd, false}} {
+			if endsWithAnyOf(t, v.lx.singles[c.class]) && v.isVerbAnyAt(k) {
+				out = append(out, pronoun{pos: k, plural: c.plural, onVerb: true})
+				break
 			}
 		}
 	}

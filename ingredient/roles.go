@@ -81,7 +81,7 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), hyphen: make([]bool, len(n.words)),
 		applied: make([]bool, len(n.words)), lx: lx}
 	for k, w := range n.words {
-		if lx != nil && len(lx.applied) > 0 && w != sep {
+		if lx != nil && lx.appliedFolded[w] {
 			v.applied[k] = lx.applied[rawWord(text, n.starts[k])]
 		}
 		if at := n.starts[k]; at > 0 && text[at-1] == '-' {
