@@ -1046,6 +1046,10 @@ func (idx *matchIndex) addKeys(ing int, w []string, penalty int) {
 	if n > 1 && !bannedHeads[head] {
 		idx.add(key(kindHead-penalty, 1/float64(n)), w[n-1:])
 	}
+	if n == 2 && cheeses[w[0]] && cheeses[w[1]] && w[1] != "cheese" {
+		// "pecorino romano", "parmigiano reggiano": either name is the cheese.
+		idx.add(key(kindHead-penalty, 0.5), w[:1])
+	}
 	if n > 1 {
 		kind := 0
 		switch {
@@ -1165,7 +1169,9 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 		add(stemWord(w[k:], idx.lang))
 	}
 	for k := len(w) - 3; k <= len(w)-2; k++ {
-		if k >= 4 && shortTailLanguages[idx.lang] {
+		if k >= 4 && shortTailLanguages[idx.lang] && (idx.lang == "de" || k == len(w)-3) {
+			// Outside German only three-letter parts ("mel", "kød"): two letters ("ar" of "peppar")
+			// are word endings there.
 			if idx.shortTails == nil {
 				idx.shortTails = map[string][]candidate{}
 			}
