@@ -153,13 +153,13 @@ func loadLexicon(path string) error {
 			lexicons[f[0]] = lx
 		}
 		for _, w := range strings.Fields(words) {
-			lx.add(class, w)
+			lx.add(class, w, f[0])
 		}
 	}
 	return sc.Err()
 }
 
-func (lx *lexicon) add(class wordClass, entry string) {
+func (lx *lexicon) add(class wordClass, entry, lang string) {
 	switch class {
 	case classEnding:
 		e := foldEnding(entry)
@@ -179,7 +179,7 @@ func (lx *lexicon) add(class wordClass, entry string) {
 			lx.applied, lx.appliedFolded = map[string]bool{}, map[string]bool{}
 		}
 		lx.applied[strings.ToLower(entry)] = true
-		lx.appliedFolded[foldWord(entry)] = true
+		lx.appliedFolded[foldWord(entry, lang)] = true
 		return
 	}
 	prefix := strings.HasSuffix(entry, "*")
@@ -187,9 +187,9 @@ func (lx *lexicon) add(class wordClass, entry string) {
 	for _, part := range strings.Split(strings.TrimSuffix(entry, "*"), "+") {
 		if prefix {
 			// A stem is folded but not made singular: "mas*" must stay "mas".
-			words = append(words, foldWord(part))
+			words = append(words, foldWord(part, lang))
 		} else {
-			words = append(words, normalize(part)...)
+			words = append(words, normalizeIn(part, lang)...)
 		}
 	}
 	if len(words) == 0 {
@@ -247,8 +247,8 @@ func (lx *lexicon) stem(w string) string {
 }
 
 // foldWord lowercases a word and folds its accents, as step text is folded.
-func foldWord(w string) string {
-	n := normalizeText(w, false).words
+func foldWord(w, lang string) string {
+	n := normalizeTextIn(w, false, lang).words
 	if len(n) == 0 {
 		return ""
 	}

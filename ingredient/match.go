@@ -93,7 +93,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	if lang != "en" {
 		// "l'aglio", "d'huile": the article or preposition is a word of its own.
 		for s, step := range steps {
-			texts[s] = normalizeText(splitElisions(step.Text), true)
+			texts[s] = normalizeTextIn(splitElisions(step.Text), true, lang)
 		}
 	}
 	idx := buildIndexLang(ingredients, lang)
@@ -822,13 +822,13 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		seasoning := false
 		names := [][]string{normalize(p.Name)}
 		if lang != "en" {
-			plain := cleanName(normalize(splitElisions(dropQualityLabels(p.Name))), lang)
+			plain := cleanName(normalizeIn(splitElisions(dropQualityLabels(p.Name)), lang), lang)
 			if onlyFunctionWords(plain, lang) && p.Notes != "" {
 				// "1 i 1/2 łyżeczki kurkumy" reads as the name "i", "1 xícara (chá) de óleo" as the
 				// name "xícara": the food is in the notes.
-				plain = cleanName(normalize(splitElisions(Parse(p.Notes).Name)), lang)
+				plain = cleanName(normalizeIn(splitElisions(Parse(p.Notes).Name), lang), lang)
 				if onlyFunctionWords(plain, lang) {
-					plain = cleanName(slices.DeleteFunc(normalize(splitElisions(p.Notes)), func(w string) bool {
+					plain = cleanName(slices.DeleteFunc(normalizeIn(splitElisions(p.Notes), lang), func(w string) bool {
 						return isNumber(w) || len(w) == 1 // "Prise(n) Zucker": the plural's letter
 					}), lang)
 				}
