@@ -105,8 +105,9 @@ func (s *score) add(o score) {
 	s.fn += o.fn
 }
 
-// Regression floors of the labeled set (testdata/mapping, rules in its README). On its 159 recipes
-// the matcher reaches precision 0.924, recall 0.903, F1 0.913 (the matcher before it read roles,
+// Regression floors of the labeled set (testdata/mapping, rules in its README). On its 191 recipes
+// the matcher reaches precision 0.937, recall 0.921, F1 0.929 (on the 159 before the blind batch:
+// 0.924, 0.903, 0.913 before the pronoun, stem and language rules; the matcher before it read roles,
 // sections and collectives: 0.854, 0.800, 0.826). The floors sit a little under, so a deliberate
 // trade-off moving a handful of links passes and a broken general rule (roles, synonyms, collectives,
 // languages, which each carry dozens of links) fails.
@@ -116,8 +117,9 @@ const (
 	minMappingF1        = 0.89
 )
 
-// TestMappingSet scores the matcher on the labeled set, on the part rules were written from and on
-// the held-out part. MAPPING_EXPLAIN=1 logs every disagreement of the development part.
+// TestMappingSet scores the matcher on the labeled set: on the part rules were written from, on the
+// held-out part and on the blind batch. MAPPING_EXPLAIN=1 logs every disagreement of the development
+// part and of the blind batch (whose blind figure was taken before its errors were read).
 func TestMappingSet(t *testing.T) {
 	t.Parallel()
 	set := loadMappingSet(t)

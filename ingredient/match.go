@@ -59,7 +59,9 @@ type matchIndex struct {
 // what was only prepared so far. Collective references ("the dry ingredients", "all the spices",
 // "the marinade ingredients") link their members where they are first used together
 // (collective.go). "Season to taste" links salt and pepper, and "grease the pan" an ingredient
-// listed "for greasing". Match has no sections; MatchRecipe takes them.
+// listed "for greasing". A pronoun ("put them in a pot", "Coloque-os") stands for the foods named
+// just before it (pronouns.go); a food put on a tin or a board ("a floured surface", "Oil the
+// grate") is in hand there. Match has no sections; MatchRecipe takes them.
 func Match(ingredients, steps []string) [][2]int {
 	r := Recipe{Ingredients: make([]Line, len(ingredients)), Steps: make([]Line, len(steps))}
 	for i, line := range ingredients {
