@@ -179,7 +179,7 @@ func (lx *lexicon) add(class wordClass, entry, lang string) {
 			lx.applied, lx.appliedFolded = map[string]bool{}, map[string]bool{}
 		}
 		lx.applied[strings.ToLower(entry)] = true
-		lx.appliedFolded[foldWord(entry, lang)] = true
+		lx.appliedFolded[foldWordIn(entry, lang)] = true
 		return
 	}
 	prefix := strings.HasSuffix(entry, "*")
@@ -187,7 +187,7 @@ func (lx *lexicon) add(class wordClass, entry, lang string) {
 	for _, part := range strings.Split(strings.TrimSuffix(entry, "*"), "+") {
 		if prefix {
 			// A stem is folded but not made singular: "mas*" must stay "mas".
-			words = append(words, foldWord(part, lang))
+			words = append(words, foldWordIn(part, lang))
 		} else {
 			words = append(words, normalizeIn(part, lang)...)
 		}
@@ -247,7 +247,10 @@ func (lx *lexicon) stem(w string) string {
 }
 
 // foldWord lowercases a word and folds its accents, as step text is folded.
-func foldWord(w, lang string) string {
+func foldWord(w string) string { return foldWordIn(w, "en") }
+
+// foldWordIn is foldWord for a word of a language.
+func foldWordIn(w, lang string) string {
 	n := normalizeTextIn(w, false, lang).words
 	if len(n) == 0 {
 		return ""
