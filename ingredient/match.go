@@ -617,10 +617,13 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 				}
 			}
 		}
-		if bestLen == 0 && idx.lang != "en" && !isVerbWord(lexicons[idx.lang], raw, i) {
-			// A verb is not a compound of a food: "blanda" (mix) is not "blandfärs", "piske" (whip)
-			// not "piskefløde".
+		if bestLen == 0 && idx.lang != "en" {
 			best, bestLen = idx.compoundAt(t)
+			if bestLen > 0 && isVerbWord(lexicons[idx.lang], raw, i) {
+				// A verb is not a compound of a food: "blanda" (mix) is not "blandfärs", "piske"
+				// (whip) not "piskefløde".
+				best, bestLen = nil, 0
+			}
 		}
 		if bestLen > 0 && i+bestLen < len(toks) {
 			best = dropOtherForms(best, toks[i+bestLen])
