@@ -353,6 +353,11 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	r.portion = v.portionBefore(h.pos)
 	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end)
 	r.applied = v.appliedAt(h)
+	if object && verb == classMove && v.lx.has(classPlace, v.toks, at) && v.placedIn(h.end) {
+		// "Spoon the chicken into the tortillas", "Set the roast on top of the vegetables": moving
+		// into the dish is a use (moving out, "to a plate", is not: movedOut).
+		verb = classUse
+	}
 	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
 		v.broughtBack(h.pos, h.end) || r.applied
 	r.prep = hasVerb && (verb == classPrep || verb == classCook)

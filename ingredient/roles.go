@@ -341,6 +341,17 @@ func (v stepView) afterFrom(pos int) bool {
 	return k >= 0 && v.lx.has(classFrom, v.toks, k)
 }
 
+// placedIn reports whether the clause after a mention puts it somewhere: a preposition of a target
+// ("into the dish", "on top of the vegetables").
+func (v stepView) placedIn(end int) bool {
+	for k := end; k < len(v.toks) && k < end+3 && v.toks[k] != sep; k++ {
+		if v.lx.has(classInto, v.toks, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // movedOut reports whether the sentence of pos moves something out of the dish after it ("transfer
 // the chicken to a plate", "remove to a board").
 func (v stepView) movedOut(pos int) bool {

@@ -179,6 +179,12 @@ func TestMatchRoles(t *testing.T) {
 			want: [][2]int{{0, 1}, {0, 2}, {1, 0}, {2, 2}},
 		},
 		{
+			name: "a move verb that places into the dish is a use; onto a plate is not",
+			r: recipe([]string{"2 lbs chicken breasts", "8 tortillas"},
+				"Put the chicken in the slow cooker and cook.", "Spoon the chicken onto a plate and shred it.", "Spoon the chicken into the tortillas."),
+			want: [][2]int{{0, 0}, {0, 2}, {1, 2}},
+		},
+		{
 			name: "salt named by a verb is the salt of the step's part of the recipe",
 			r: Recipe{Ingredients: []Line{{"200 g de farine", "Pâte"}, {"1 pincée de sel", "Pâte"}, {"3 poireaux", "Garniture"}, {"Sel, poivre", "Garniture"}},
 				Steps: []Line{{Text: "Mélangez la farine et le sel."}, {Text: "Faites fondre les poireaux. Salez et poivrez."}}},
