@@ -351,7 +351,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		return r
 	}
 	r.portion = v.portionBefore(h.pos)
-	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end)
+	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end-1)
 	r.applied = v.appliedAt(h)
 	if object && verb == classMove && v.lx.has(classPlace, v.toks, at) && v.placedIn(h.end) {
 		// "Spoon the chicken into the tortillas", "Set the roast on top of the vegetables": moving

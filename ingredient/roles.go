@@ -364,7 +364,9 @@ func (v stepView) movedOut(pos int) bool {
 		for j > pos && (v.lx.has(classArticle, v.toks, j) || v.toks[j] == "paper" || v.toks[j] == "serving" || v.toks[j] == "cutting") {
 			j--
 		}
-		if j > pos && v.lx.has(classInto, v.toks, j) {
+		// "to a plate", "onto a board" move out; "on a plate" serves ("place each breast on a
+		// plate and pile the salad on top").
+		if j > pos && v.lx.has(classInto, v.toks, j) && (v.lx != lexicons["en"] || v.toks[j] == "to" || v.toks[j] == "onto") {
 			return true
 		}
 	}
