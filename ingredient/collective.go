@@ -80,10 +80,15 @@ func (c *collectives) link(v stepView, hits []hit, used, found []bool, stepSec i
 		}
 	}
 	for k := 0; k < len(v.toks); k++ {
-		if inHit[k] {
-			continue
+		var members []int
+		n := 0
+		if !inHit[k] {
+			members, n = c.at(v, k, stepSec)
 		}
-		members, n := c.at(v, k, stepSec)
+		if n == 0 {
+			// A section's name may start with a food ("chipotle crema").
+			members, n = c.unmadeSectionAt(v, k, used)
+		}
 		if n == 0 {
 			continue
 		}
@@ -169,6 +174,28 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 		return densestRun(c.kinds[0]), 1
 	case lx.has(classVegRef, toks, k) && collective:
 		return densestRun(c.kinds[1]), 1
+	}
+	return nil, 0
+}
+
+// unmadeSectionAt matches the whole name of an ingredient section none of whose lines a step has
+// used yet, named where the plate is finished ("top with the slaw, avocado and chipotle crema", with
+// a section "For the chipotle crema" that no step makes): the step is where those lines are first
+// used together. A step that opens making the part ("For the tadka, heat the ghee") is not.
+func (c *collectives) unmadeSectionAt(v stepView, k int, used []bool) ([]int, int) {
+	for sec, name := range c.names {
+		lines := c.secs.lines[sec]
+		if len(name) == 0 || len(lines) < 2 || k+len(name) > len(v.toks) || !equalWords(v.toks[k:k+len(name)], name) {
+			continue
+		}
+		if slices.ContainsFunc(lines, func(l int) bool { return used[l] }) {
+			continue
+		}
+		_, at, ok := v.verbBefore(k)
+		if !ok || at > k || !(v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "top") {
+			return nil, 0
+		}
+		return lines, len(name)
 	}
 	return nil, 0
 }

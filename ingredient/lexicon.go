@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"embed"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // The word lists of data/ (format and sources in data/README.md), read once at start.
 //
-//go:embed data/roles.txt data/kinds.txt
+//go:embed data/roles.txt data/kinds.txt data/stems.txt
 var dataFiles embed.FS
 
 // wordClass is what a word or phrase of data/roles.txt or data/kinds.txt says about a step or a food.
@@ -61,6 +62,20 @@ const (
 	classDescriptor
 	classParticle
 	classNote
+	classEnding
+	classUndouble
+	classWith
+	classConj
+	classIt
+	classThem
+	classItEnd
+	classThemEnd
+	classReturn
+	classApplied
+	kindMeat
+	classMeatRef
+	kindStock
+	classPlace
 	numClasses
 )
 
@@ -73,6 +88,8 @@ var classNames = map[string]wordClass{
 	"filler": classFiller, "mixverb": classMixVerb, "oververb": classOverVerb,
 	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
 	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor, "particle": classParticle, "note": classNote,
+	"ending": classEnding, "undouble": classUndouble, "with": classWith, "conj": classConj,
+	"it": classIt, "them": classThem, "itend": classItEnd, "themend": classThemEnd, "return": classReturn, "applied": classApplied, "meat": kindMeat, "meatref": classMeatRef, "stock": kindStock, "place": classPlace,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.
@@ -87,13 +104,21 @@ type lexicon struct {
 	exact    [numClasses]map[string][]lexPhrase
 	prefixes [numClasses]map[byte][]lexPhrase // by first letter
 	singles  [numClasses][]string             // one-word exact entries, for containsPrefix
+	// endings are the word endings stems.txt lists for the language, longest first; undouble the
+	// consonants whose doubling an ending leaves behind ("smørret" → "smør").
+	endings  []string
+	undouble [256]bool
+	applied  map[string]bool // words of class applied, lower case as written (accents tell "beurré" from "beurre")
+	// appliedFolded holds the same words folded as step words are, so only those words are read
+	// as written.
+	appliedFolded map[string]bool
 }
 
 // lexicons by language code ("en", "es", ...).
 var lexicons = map[string]*lexicon{}
 
 func init() {
-	for _, f := range []string{"data/roles.txt", "data/kinds.txt"} {
+	for _, f := range []string{"data/roles.txt", "data/kinds.txt", "data/stems.txt"} {
 		if err := loadLexicon(f); err != nil {
 			panic(err)
 		}
@@ -129,21 +154,43 @@ func loadLexicon(path string) error {
 			lexicons[f[0]] = lx
 		}
 		for _, w := range strings.Fields(words) {
-			lx.add(class, w)
+			lx.add(class, w, f[0])
 		}
 	}
 	return sc.Err()
 }
 
-func (lx *lexicon) add(class wordClass, entry string) {
+func (lx *lexicon) add(class wordClass, entry, lang string) {
+	switch class {
+	case classEnding:
+		e := foldEnding(entry)
+		i := 0
+		for i < len(lx.endings) && len(lx.endings[i]) >= len(e) {
+			i++
+		}
+		lx.endings = slices.Insert(lx.endings, i, e)
+		return
+	case classUndouble:
+		for _, c := range []byte(entry) {
+			lx.undouble[c] = true
+		}
+		return
+	case classApplied:
+		if lx.applied == nil {
+			lx.applied, lx.appliedFolded = map[string]bool{}, map[string]bool{}
+		}
+		lx.applied[strings.ToLower(entry)] = true
+		lx.appliedFolded[foldWordIn(entry, lang)] = true
+		return
+	}
 	prefix := strings.HasSuffix(entry, "*")
 	var words []string
 	for _, part := range strings.Split(strings.TrimSuffix(entry, "*"), "+") {
 		if prefix {
 			// A stem is folded but not made singular: "mas*" must stay "mas".
-			words = append(words, foldWord(part))
+			words = append(words, foldWordIn(part, lang))
 		} else {
-			words = append(words, normalize(part)...)
+			words = append(words, normalizeIn(part, lang)...)
 		}
 	}
 	if len(words) == 0 {
@@ -169,9 +216,43 @@ func (lx *lexicon) add(class wordClass, entry string) {
 	lx.exact[class][words[0]] = append(lx.exact[class][words[0]], ph)
 }
 
+// foldEnding folds an ending's letters as step text is folded, without making it singular.
+func foldEnding(e string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(e) {
+		if f, ok := foldAccents[r]; ok {
+			b.WriteString(f)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// stem cuts the longest ending of the language that leaves a stem of three letters or more, then a
+// doubled consonant the ending left behind.
+func (lx *lexicon) stem(w string) string {
+	if len(w) < 4 {
+		return w
+	}
+	for _, e := range lx.endings {
+		if len(w)-len(e) >= 3 && strings.HasSuffix(w, e) {
+			s := w[:len(w)-len(e)]
+			if n := len(s); n >= 5 && s[n-1] == s[n-2] && lx.undouble[s[n-1]] {
+				s = s[:n-1]
+			}
+			return s
+		}
+	}
+	return w
+}
+
 // foldWord lowercases a word and folds its accents, as step text is folded.
-func foldWord(w string) string {
-	n := normalizeText(w, false).words
+func foldWord(w string) string { return foldWordIn(w, "en") }
+
+// foldWordIn is foldWord for a word of a language.
+func foldWordIn(w, lang string) string {
+	n := normalizeTextIn(w, false, lang).words
 	if len(n) == 0 {
 		return ""
 	}

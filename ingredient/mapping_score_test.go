@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -16,6 +17,12 @@ func heldOut(name string) bool {
 	h.Write([]byte(name))
 	return h.Sum32()%5 == 0
 }
+
+// blind reports whether a labeled recipe belongs to the blind batch: recipes written and labeled
+// after the matcher's rules, scored before any rule was changed for them (files b*.json). They are
+// scored apart from the development and held-out parts, so their figure stays an estimate of how the
+// matcher does on recipes nobody tuned it on.
+func blind(name string) bool { return strings.HasPrefix(name, "b") }
 
 // score is the outcome of the matcher on part of the labeled set.
 type score struct {
@@ -98,8 +105,9 @@ func (s *score) add(o score) {
 	s.fn += o.fn
 }
 
-// Regression floors of the labeled set (testdata/mapping, rules in its README). On its 159 recipes
-// the matcher reaches precision 0.924, recall 0.903, F1 0.913 (the matcher before it read roles,
+// Regression floors of the labeled set (testdata/mapping, rules in its README). On its 191 recipes
+// the matcher reaches precision 0.938, recall 0.923, F1 0.931 (on the 159 before the blind batch:
+// 0.924, 0.903, 0.913 before the pronoun, stem and language rules; the matcher before it read roles,
 // sections and collectives: 0.854, 0.800, 0.826). The floors sit a little under, so a deliberate
 // trade-off moving a handful of links passes and a broken general rule (roles, synonyms, collectives,
 // languages, which each carry dozens of links) fails.
@@ -109,8 +117,9 @@ const (
 	minMappingF1        = 0.89
 )
 
-// TestMappingSet scores the matcher on the labeled set, on the part rules were written from and on
-// the held-out part. MAPPING_EXPLAIN=1 logs every disagreement of the development part.
+// TestMappingSet scores the matcher on the labeled set: on the part rules were written from, on the
+// held-out part and on the blind batch. MAPPING_EXPLAIN=1 logs every disagreement of the development
+// part and of the blind batch (whose blind figure was taken before its errors were read).
 func TestMappingSet(t *testing.T) {
 	t.Parallel()
 	set := loadMappingSet(t)
@@ -123,9 +132,11 @@ func TestMappingSet(t *testing.T) {
 	if os.Getenv("MAPPING_EXPLAIN") != "" {
 		explain = t.Logf
 	}
-	var dev, held, all score
+	var dev, held, unseen, all score
 	for _, name := range names {
-		if heldOut(name) {
+		if blind(name) {
+			unseen.add(scoreRecipe(name, set[name], explain))
+		} else if heldOut(name) {
 			held.add(scoreRecipe(name, set[name], nil))
 		} else {
 			dev.add(scoreRecipe(name, set[name], explain))
@@ -133,10 +144,11 @@ func TestMappingSet(t *testing.T) {
 	}
 	all.add(dev)
 	all.add(held)
+	all.add(unseen)
 	for _, p := range []struct {
 		name string
 		s    score
-	}{{"development", dev}, {"held-out", held}, {"whole set", all}} {
+	}{{"development", dev}, {"held-out", held}, {"blind", unseen}, {"whole set", all}} {
 		t.Logf("%-11s %3d recipes, %4d links: tp=%d fp=%d fn=%d precision=%.3f recall=%.3f F1=%.3f",
 			p.name, p.s.recipes, p.s.tp+p.s.fn, p.s.tp, p.s.fp, p.s.fn, p.s.precision(), p.s.recall(), p.s.f1())
 	}

@@ -59,7 +59,9 @@ type matchIndex struct {
 // what was only prepared so far. Collective references ("the dry ingredients", "all the spices",
 // "the marinade ingredients") link their members where they are first used together
 // (collective.go). "Season to taste" links salt and pepper, and "grease the pan" an ingredient
-// listed "for greasing". Match has no sections; MatchRecipe takes them.
+// listed "for greasing". A pronoun ("put them in a pot", "Coloque-os") stands for the foods named
+// just before it (pronouns.go); a food put on a tin or a board ("a floured surface", "Oil the
+// grate") is in hand there. Match has no sections; MatchRecipe takes them.
 func Match(ingredients, steps []string) [][2]int {
 	r := Recipe{Ingredients: make([]Line, len(ingredients)), Steps: make([]Line, len(steps))}
 	for i, line := range ingredients {
@@ -93,7 +95,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	if lang != "en" {
 		// "l'aglio", "d'huile": the article or preposition is a word of its own.
 		for s, step := range steps {
-			texts[s] = normalizeText(splitElisions(step.Text), true)
+			texts[s] = normalizeTextIn(splitElisions(step.Text), true, lang)
 		}
 	}
 	idx := buildIndexLang(ingredients, lang)
@@ -103,7 +105,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	for s := range steps {
 		stemmed := texts[s]
 		stemmed.words = stemWords(stemmed.words, lang)
-		hits[s] = idx.scan(stemmed)
+		hits[s] = idx.scan(stemmed, texts[s].words)
 		for _, h := range hits[s] {
 			for _, c := range h.cands {
 				if c.kind >= kindSuffix-synonymPenalty {
@@ -139,6 +141,10 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	n := len(ingredients)
 	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n)}
 	st.serving = make([]bool, n)
+	st.lastStep = make([]int, n)
+	for i := range st.lastStep {
+		st.lastStep[i] = -1
+	}
 	for i, p := range ingredients {
 		if p.Notes != "" {
 			st.notes[i] = strings.Join(normalize(p.Notes), " ")
@@ -146,6 +152,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		}
 	}
 	used := st.used
+	var prevRuns []foodRun // the runs of foods of the last step read, for its pronouns' successors
 	for s, step := range steps {
 		view := views[s]
 		if headings[s] {
@@ -158,12 +165,24 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		hitEnd := hitEnds(hits[s], len(view.toks))
 		var anchors []int
 		type pending struct {
+			hit  int
 			ings []int
 			r    mentionRole
 		}
 		var ambiguous []pending
-		for _, h := range hits[s] {
+		hitIngs := make([][]int, len(hits[s]))
+		noUse := make([]bool, len(hits[s]))
+		var mixName []bool
+		if !nounFirst[lang] {
+			// (Polish and Czech set nouns side by side in different cases: "do ziemniaków cebulę".)
+			mixName = combinedNames(hits[s], st)
+		}
+		for hi, h := range hits[s] {
 			r := readRole(view, h, hitEnd)
+			if mixName != nil && mixName[hi] {
+				r = mentionRole{blocked: true}
+			}
+			noUse[hi] = r.blocked
 			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
 			if h.plural {
 				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles.
@@ -173,6 +192,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				// "the spices", "the herbs": a collective, linked where its members are first used.
 				r.reuse = false
 			}
+			hitIngs[hi] = ings
 			switch {
 			case len(ings) == 1:
 				if r.linked(ings[0], st) {
@@ -182,7 +202,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				// "the sugar" with a crust sugar and a filling sugar: decide once the step's other
 				// ingredients are known. (A plural of different foods, "the onions" with red and
 				// yellow onions, keeps them all; a plural of one food listed twice does not.)
-				ambiguous = append(ambiguous, pending{ings, r})
+				ambiguous = append(ambiguous, pending{hi, ings, r})
 				continue
 			}
 			for _, ing := range ings {
@@ -194,16 +214,43 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		}
 		for _, p := range ambiguous {
 			ings := secs.pick(p.ings, s, view, hits[s], anchors)
-			ings = preferUnused(ings, used, p.r.portion)
-			for _, ing := range nearest(ings, anchors) {
+			ings = nearest(preferUnused(ings, used, p.r.portion), anchors)
+			if p.r.applied {
+				ings = listedForExtra(ings, st.notes)
+			}
+			hitIngs[p.hit] = ings
+			for _, ing := range ings {
 				if p.r.linked(ing, st) && !(p.r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
 					st.prepOnly[ing] = st.prepOnly[ing] && p.r.prep
 				}
 			}
 		}
+		runs := foodRuns(view, hits[s], hitIngs, noUse)
+		for _, p := range pronounsOf(view, hitEnd) {
+			r := pronounRole(view, p, hitEnd)
+			ings, sameStep := referents(p, runs, prevRuns)
+			for _, ing := range ings {
+				if pronounLinks(view, p, r, ing, sameStep, st) && !(r.water && isWaterLine(ingredients[ing])) {
+					found[ing] = true
+					st.prepOnly[ing] = st.prepOnly[ing] && r.prep
+				}
+			}
+		}
+		prevRuns = runs
 		coll.link(view, hits[s], used, found, secs.stepSection(s))
-		idx.implicit(texts[s].words, lx, found)
+		// Salt named by a verb ("Salez", "salate") is, of several salt lines, the one of the step's
+		// part of the recipe, as a salt named by its name.
+		ofPart := func(ings []int) []int {
+			if len(ings) < 2 {
+				return ings
+			}
+			if out := secs.inSection(ings, secs.stepSection(s)); len(out) > 0 {
+				return out // the part a heading or the step's own section names
+			}
+			return secs.pick(ings, s, view, hits[s], anchors)
+		}
+		idx.implicit(texts[s].words, hits[s], lx, ofPart, found)
 		for ing, ok := range found {
 			if ok {
 				links = append(links, [2]int{ing, s})
@@ -212,6 +259,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		for ing, ok := range found {
 			if ok {
 				used[ing] = true
+				st.lastStep[ing] = s
 				st.inDish[ing] = st.inDish[ing] || !st.prepOnly[ing]
 			}
 		}
@@ -235,6 +283,7 @@ type mentionRole struct {
 	prep    bool   // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
 	cook    bool   // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool   // water named as a bath or boiling medium
+	applied bool   // the food is put on a surface or into water: "a floured surface", "oil the grate"
 }
 
 // linked decides whether a mention with this role links ingredient ing: never when blocked; the
@@ -255,6 +304,28 @@ type dishState struct {
 	serving      []bool   // lines with some for serving ("plus extra for serving"): linked where served
 	used, inDish []bool
 	prepOnly     []bool // this step: every mention that linked the line was under a prep or cooking verb
+	lastStep     []int  // the last step that linked the line, or -1
+}
+
+// combinedNames marks the mentions that together name a mixture made earlier: two foods side by
+// side ("the garlic butter", "the cinnamon sugar") last used in the same step are that step's
+// mixture, not the lines (like "cinnamon sugar" in the rule: constituents named through a mixture).
+func combinedNames(hits []hit, st *dishState) []bool {
+	out := make([]bool, len(hits))
+	for i := 0; i+1 < len(hits); i++ {
+		a, b := hits[i], hits[i+1]
+		if b.pos != a.end {
+			continue
+		}
+		for _, ca := range a.cands {
+			for _, cb := range b.cands {
+				if ca.ing != cb.ing && st.used[ca.ing] && st.used[cb.ing] && st.lastStep[ca.ing] == st.lastStep[cb.ing] {
+					out[i], out[i+1] = true, true
+				}
+			}
+		}
+	}
+	return out
 }
 
 func readRole(v stepView, h hit, hitEnd []int) mentionRole {
@@ -280,9 +351,15 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		return r
 	}
 	r.portion = v.portionBefore(h.pos)
-	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end)
+	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end-1)
+	r.applied = v.appliedAt(h)
+	if object && verb == classMove && v.lx.has(classPlace, v.toks, at) && v.placedIn(h.end) {
+		// "Spoon the chicken into the tortillas", "Set the roast on top of the vegetables": moving
+		// into the dish is a use (moving out, "to a plate", is not: movedOut).
+		verb = classUse
+	}
 	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
-		v.broughtBack(h.pos, h.end)
+		v.broughtBack(h.pos, h.end) || r.applied
 	r.prep = hasVerb && (verb == classPrep || verb == classCook)
 	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")
 	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
@@ -298,6 +375,24 @@ func hitEnds(hits []hit, n int) []int {
 	}
 	for _, h := range hits {
 		out[h.pos] = h.end
+	}
+	return out
+}
+
+// listedForExtra keeps, of several lines of the food a step puts on a tin or a board, those listed
+// with some to spare ("butter, plus extra for the tin", "flour, plus more for dusting"), if any.
+func listedForExtra(ings []int, notes []string) []int {
+	var out []int
+	for _, ing := range ings {
+		for _, w := range strings.Fields(notes[ing]) {
+			if w == "extra" || w == "more" || strings.HasPrefix(w, "greas") || strings.HasPrefix(w, "dust") {
+				out = append(out, ing)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ings
 	}
 	return out
 }
@@ -479,8 +574,9 @@ func nearest(ings, anchors []int) []int {
 	return out
 }
 
-// scan finds, left to right, the longest key at each position of a step.
-func (idx *matchIndex) scan(text normText) []hit {
+// scan finds, left to right, the longest key at each position of a step (its stemmed words; raw
+// holds them before stemming).
+func (idx *matchIndex) scan(text normText, raw []string) []hit {
 	toks := text.words
 	var hits []hit
 	for i := 0; i < len(toks); {
@@ -528,6 +624,11 @@ func (idx *matchIndex) scan(text normText) []hit {
 		}
 		if bestLen == 0 && idx.lang != "en" {
 			best, bestLen = idx.compoundAt(t)
+			if bestLen > 0 && isVerbWord(lexicons[idx.lang], raw, i) {
+				// A verb is not a compound of a food: "blanda" (mix) is not "blandfärs", "piske"
+				// (whip) not "piskefløde".
+				best, bestLen = nil, 0
+			}
 		}
 		if bestLen > 0 && i+bestLen < len(toks) {
 			best = dropOtherForms(best, toks[i+bestLen])
@@ -544,6 +645,34 @@ func (idx *matchIndex) scan(text normText) []hit {
 		i += bestLen
 	}
 	return hits
+}
+
+// isMeat reports whether a name outside English is a meat (data/kinds.txt): a meat word, or a
+// compound starting with one, that is not a stock made from it ("Rinderfond", "kalvfond").
+func isMeat(w []string, lx *lexicon) bool {
+	if !lx.contains(kindMeat, w) && !lx.containsPrefix(kindMeat, w) {
+		return false
+	}
+	for _, x := range w {
+		for _, s := range lx.singles[kindStock] {
+			if strings.HasSuffix(x, s) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isVerbWord reports whether words[k] is a verb of the language's lists that mixes, cooks, moves
+// or discards. Use and prep verbs are left out: some apply the food they are named after
+// ("poivrez", "salzen", "raspen").
+func isVerbWord(lx *lexicon, words []string, k int) bool {
+	for _, c := range []wordClass{classMixVerb, classCook, classMove, classDiscard} {
+		if lx.has(c, words, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // dropOtherForms removes the weak candidates of a span followed by a form of food other than their
@@ -587,22 +716,28 @@ func isEquipment(toks []string, i int) bool {
 
 // implicit adds the links a step makes without naming the ingredient: seasoning to taste, greasing
 // and dusting with an ingredient listed for it.
-func (idx *matchIndex) implicit(toks []string, lx *lexicon, found []bool) {
+//
+// A seasoning verb whose clause names the seasoning after "with" ("Krydda med socker och peppar",
+// "assaisonnez la salade d'un filet d'huile") uses what it names, not the salt; hits are the step's
+// mentions.
+func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart func([]int) []int, found []bool) {
 	season, grease, dust := false, false, false
 	for i, t := range toks {
 		if lx != lexicons["en"] {
 			switch {
-			case lx.has(classPepperVerb, toks, i) && lx.has(classSaltVerb, toks, i), lx.has(classSeasonVerb, toks, i):
+			case lx.has(classPepperVerb, toks, i) && lx.has(classSaltVerb, toks, i):
 				season = true
+			case lx.has(classSeasonVerb, toks, i):
+				season = season || !idx.namesSeasoning(toks, hits, lx, i+1)
 			case lx.has(classSaltVerb, toks, i):
-				linkAll(idx.saltOnly, found)
+				linkAll(ofPart(idx.saltOnly), found)
 			case lx.has(classPepperVerb, toks, i):
-				linkAll(idx.pepperOnly, found)
+				linkAll(ofPart(idx.pepperOnly), found)
 			}
 		}
 		switch t {
 		case "season":
-			season = true
+			season = season || !idx.namesSeasoning(toks, hits, lx, i+1)
 		case "seasoning":
 			season = season || (i > 0 && (toks[i-1] == "the" || toks[i-1] == "for"))
 		case "grease":
@@ -617,9 +752,7 @@ func (idx *matchIndex) implicit(toks []string, lx *lexicon, found []bool) {
 			named = named || found[ing]
 		}
 		if !named {
-			for _, ing := range idx.salt {
-				found[ing] = true
-			}
+			linkAll(ofPart(idx.salt), found)
 		}
 	}
 	if grease {
@@ -632,6 +765,23 @@ func (idx *matchIndex) implicit(toks []string, lx *lexicon, found []bool) {
 			found[ing] = true
 		}
 	}
+}
+
+// namesSeasoning reports whether the clause from k on names what it seasons with: a "with" word
+// followed, within a few words, by a mention of something other than salt and pepper. The clause
+// ends at a conjunction ("abschmecken und mit Schnittlauch bestreuen").
+func (idx *matchIndex) namesSeasoning(toks []string, hits []hit, lx *lexicon, k int) bool {
+	for ; k < len(toks) && toks[k] != sep && !lx.has(classConj, toks, k); k++ {
+		if !lx.has(classWith, toks, k) {
+			continue
+		}
+		for _, h := range hits {
+			if h.pos > k && h.pos <= k+4 {
+				return !slices.ContainsFunc(h.cands, func(c candidate) bool { return slices.Contains(idx.salt, c.ing) })
+			}
+		}
+	}
+	return false
 }
 
 func joinWords(w []string) string {
@@ -682,7 +832,17 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		seasoning := false
 		names := [][]string{normalize(p.Name)}
 		if lang != "en" {
-			plain := cleanName(normalize(splitElisions(dropQualityLabels(p.Name))), lang)
+			plain := cleanName(normalizeIn(splitElisions(dropQualityLabels(p.Name)), lang), lang)
+			if onlyFunctionWords(plain, lang) && p.Notes != "" {
+				// "1 i 1/2 łyżeczki kurkumy" reads as the name "i", "1 xícara (chá) de óleo" as the
+				// name "xícara": the food is in the notes.
+				plain = cleanName(normalizeIn(splitElisions(Parse(p.Notes).Name), lang), lang)
+				if onlyFunctionWords(plain, lang) {
+					plain = cleanName(slices.DeleteFunc(normalizeIn(splitElisions(p.Notes), lang), func(w string) bool {
+						return isNumber(w) || len(w) == 1 // "Prise(n) Zucker": the plural's letter
+					}), lang)
+				}
+			}
 			names = [][]string{plain}
 			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
 				names = append(names, hf)
@@ -707,12 +867,27 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 					idx.addCompoundParts(candidate{ing: i, kind: kindHead, cover: 1 / float64(len(pw)), head: w[len(w)-1]}, pw[len(pw)-1])
 				}
 			}
+			if lang == "en" && len(w) > 0 && !partNouns[w[len(w)-1]] {
+				// "juice of 1 lime" is "the lime juice" as much as "2 tbsp lime juice" is.
+				for _, part := range normalize(p.Notes) {
+					if part == "juice" || part == "zest" {
+						idx.addKeys(i, append(slices.Clip(w), part), 0)
+					}
+				}
+			}
 			if partUnits[p.Unit] && len(w) > 0 {
 				// "3 garlic cloves" parses as unit clove, name garlic; a step may still say "the cloves".
 				idx.addKeys(i, append(slices.Clip(w), p.Unit), 0)
 			}
 			for _, v := range synonymVariants(alt) {
 				idx.addKeys(i, dropIgnored(v), synonymPenalty)
+			}
+		}
+		if lx := lexicons[lang]; lang != "en" && len(alts) > 0 && isMeat(plainAlts[0], lx) {
+			// "das Fleisch" for the Rindergulasch, "la viande" for the bœuf: the kind, as "the meat"
+			// in English (hypernyms).
+			for _, ref := range lx.singles[classMeatRef] {
+				idx.add(candidate{ing: i, kind: kindHypernym, cover: 1, head: stemWord(ref, lang)}, []string{stemWord(ref, lang)})
 			}
 		}
 		if lang != "en" && len(alts) > 0 {
@@ -881,6 +1056,10 @@ func (idx *matchIndex) addKeys(ing int, w []string, penalty int) {
 	if n > 1 && !bannedHeads[head] {
 		idx.add(key(kindHead-penalty, 1/float64(n)), w[n-1:])
 	}
+	if n == 2 && cheeses[w[0]] && cheeses[w[1]] && w[1] != "cheese" {
+		// "pecorino romano", "parmigiano reggiano": either name is the cheese.
+		idx.add(key(kindHead-penalty, 0.5), w[:1])
+	}
 	if n > 1 {
 		kind := 0
 		switch {
@@ -932,6 +1111,11 @@ func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
 	if n > 0 && mixCompound(t, lexicons[idx.lang]) {
 		return nil, 0 // "Zwiebelmischung" is a mixture, not the onion
 	}
+	// A kind's word names the kind on its own only: "Fleischbällchen" are not the meat line.
+	c = slices.DeleteFunc(slices.Clone(c), func(x candidate) bool { return x.kind == kindHypernym })
+	if len(c) == 0 {
+		return nil, 0
+	}
 	return c, n
 }
 
@@ -979,6 +1163,9 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	}
 	c.kind = kindHead
 	add := func(part string) {
+		if len(part) < 4 {
+			return // a stem cut short by an ending ("lager" → "lag") would match short words
+		}
 		for _, o := range idx.compound[part] {
 			if o.ing == c.ing {
 				return
@@ -989,10 +1176,12 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	// w is the unstemmed word; its parts are stemmed as the step's words are ("Wein" in
 	// "Weißwein": the stem of the whole word lost its n, the part keeps it).
 	for k := 3; k+4 <= len(w); k++ {
-		add(stemWord(w[k:]))
+		add(stemWord(w[k:], idx.lang))
 	}
 	for k := len(w) - 3; k <= len(w)-2; k++ {
-		if k >= 4 && idx.lang == "de" {
+		if k >= 4 && shortTailLanguages[idx.lang] && (idx.lang == "de" || k == len(w)-3) {
+			// Outside German only three-letter parts ("mel", "kød"): two letters ("ar" of "peppar")
+			// are word endings there.
 			if idx.shortTails == nil {
 				idx.shortTails = map[string][]candidate{}
 			}
@@ -1003,7 +1192,7 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	}
 	// "madeira" for the "madeirawijn" line, "zalm" for "zalmloin": a first part of four letters or more.
 	for k := 4; k <= len(w)-3; k++ {
-		add(stemWord(w[:k]))
+		add(stemWord(w[:k], idx.lang))
 	}
 }
 
@@ -1053,6 +1242,10 @@ var borrowedPrepositions = setOf("de", "di", "del", "della", "al", "alla", "du",
 
 var trailingDescriptors = setOf("ground", "dried", "fresh", "frozen", "whole", "boneless", "skinless", "raw", "cooked")
 
+// shortTailLanguages join a short last part to a food's name ("Sonnenblumenöl", "hvedemel",
+// "svinekød"), so a step's "Öl", "mel" or "kød" is that line.
+var shortTailLanguages = setOf("de", "sv", "da", "no")
+
 // endsSentence reports whether a step ends like a sentence.
 func endsSentence(text string) bool {
 	t := strings.TrimSpace(text)
@@ -1098,6 +1291,17 @@ func dropQualityLabels(name string) string {
 		f = f[:len(f)-1]
 	}
 	return strings.Join(f, " ")
+}
+
+// onlyFunctionWords reports whether a name holds no word but articles, prepositions, conjunctions
+// and measures of the language.
+func onlyFunctionWords(words []string, lang string) bool {
+	for k, w := range words {
+		if w != sep && len(w) > 1 && !isFunctionWord(w, lang) && !lexicons[lang].has(classMeasure, words, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // isFunctionWord reports whether a short word is an article, a preposition or a conjunction of the

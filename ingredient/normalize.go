@@ -15,6 +15,10 @@ var foldAccents = map[rune]string{
 	'ë': "e", 'ì': "i", 'í': "i", 'î': "i", 'ï': "i", 'ñ': "n", 'ò': "o", 'ó': "o", 'ô': "o", 'õ': "o",
 	'ö': "o", 'ø': "o", 'ù': "u", 'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'œ': "oe", 'æ': "ae",
 	'ß': "ss",
+	// Polish and Czech letters fold like the others, so "mąkę" meets "mąki" once endings are cut
+	// (stems.txt). Czech ů is the o of other forms of the word ("sůl", "soli").
+	'ą': "a", 'ć': "c", 'ę': "e", 'ł': "l", 'ń': "n", 'ś': "s", 'ź': "z", 'ż': "z", 'č': "c", 'ď': "d",
+	'ě': "e", 'ň': "n", 'ř': "r", 'š': "s", 'ť': "t", 'ů': "o", 'ž': "z",
 }
 
 // spellings maps variant spellings to one form, so "chilli" in a step finds "chile" in a line.
@@ -84,6 +88,22 @@ type normText struct {
 }
 
 func normalizeText(s string, step bool) normText {
+	return normalizeTextIn(s, step, "en")
+}
+
+// keepFinalS are the languages whose words may end in s in every form ("färs", "ananas"): the
+// English plural rule would cut it from some forms only ("färs" → "fär", not "färsen"), so it is
+// not applied; their endings are cut by stems.txt.
+var keepFinalS = setOf("sv", "da", "no", "pl", "cs")
+
+// normalizeIn is normalize for text in a language.
+func normalizeIn(s, lang string) []string {
+	return normalizeTextIn(s, false, lang).words
+}
+
+// normalizeTextIn is normalizeText for text in a language.
+func normalizeTextIn(s string, step bool, lang string) normText {
+	plainS := keepFinalS[lang]
 	var n normText
 	n.words = make([]string, 0, len(s)/5+1)
 	var b strings.Builder
@@ -98,7 +118,10 @@ func normalizeText(s string, step bool) normText {
 		if sp, ok := spellings[w]; ok {
 			w = sp
 		}
-		sg := singular(w)
+		sg := w
+		if !plainS {
+			sg = singular(w)
+		}
 		if sp, ok := spellings[sg]; ok {
 			sg = sp
 		}

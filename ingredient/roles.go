@@ -1,6 +1,11 @@
 package ingredient
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // The role of a mention in a step decides whether it is a link: a name under a use verb is an
 // ingredient in hand, the same name in "until the broccoli is tender", in "the tomato mixture" or after
@@ -21,10 +26,11 @@ var languageCues = map[string]map[string]bool{
 	"da": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "af", "lad"),
 	"no": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "av", "la"),
 	"pl": setOf("i", "z", "na", "do", "w", "minut", "oraz", "sie", "po", "aby"),
+	"cs": setOf("a", "v", "se", "ze", "je", "minut", "pak", "dokud", "asi", "nebo"),
 }
 
 // languageOrder lists the languages detectLanguage knows; ties go to the earlier one.
-var languageOrder = []string{"en", "es", "de", "it", "fr", "nl", "pt", "sv", "da", "no", "pl"}
+var languageOrder = []string{"en", "es", "de", "it", "fr", "nl", "pt", "sv", "da", "no", "pl", "cs"}
 
 // cueLanguages maps each cue word to the languages (bits in languageOrder order) using it.
 var cueLanguages = func() map[string]uint16 {
@@ -63,13 +69,24 @@ func detectLanguage(steps []normText) string {
 type stepView struct {
 	toks   []string
 	plural []bool
-	stop   []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
-	lx     *lexicon
+	hyphen []bool // toks[k] is joined to the word before it by a hyphen ("Coloque-os")
+	// applied marks words that say a food is put on something: "floured", "fariné", "oprószonym"
+	// (data/roles.txt, class applied, as written).
+	applied []bool
+	stop    []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
+	lx      *lexicon
 }
 
 func newStepView(text string, n normText, lx *lexicon) stepView {
-	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), lx: lx}
+	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), hyphen: make([]bool, len(n.words)),
+		applied: make([]bool, len(n.words)), lx: lx}
 	for k, w := range n.words {
+		if lx != nil && lx.appliedFolded[w] {
+			v.applied[k] = lx.applied[rawWord(text, n.starts[k])]
+		}
+		if at := n.starts[k]; at > 0 && text[at-1] == '-' {
+			v.hyphen[k] = true
+		}
 		if w != sep {
 			continue
 		}
@@ -86,6 +103,37 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 	}
 	return v
 }
+
+// rawWord returns the word of text starting at byte at, in lower case, accents kept.
+func rawWord(text string, at int) string {
+	end := at
+	for end < len(text) {
+		r, size := utf8.DecodeRuneInString(text[end:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		end += size
+	}
+	return strings.ToLower(text[at:end])
+}
+
+// appliedAt reports whether a mention names a food put on a surface, a tin or into water rather
+// than into the dish: a participle ("a lightly floured surface", "un moule beurré", "na oprószonym
+// mąką blacie"), or in English the food's name used as the verb ("Oil the grate", "Butter a tin",
+// "lightly oil all the ingredients").
+func (v stepView) appliedAt(h hit) bool {
+	if v.applied[h.pos] || h.pos > 0 && v.applied[h.pos-1] {
+		return true
+	}
+	if v.lx != lexicons["en"] || h.end != h.pos+1 || h.end >= len(v.toks) {
+		return false
+	}
+	k := h.pos
+	opens := k == 0 || v.toks[k-1] == sep || clauseOpeners[v.toks[k-1]] || strings.HasSuffix(v.toks[k-1], "ly")
+	return opens && determiners[v.toks[k+1]] && !v.isPlural(k)
+}
+
+var determiners = setOf("the", "a", "an", "all", "your", "each", "both", "two", "some")
 
 // sentenceStart returns the index of the first word of the sentence holding toks[k].
 func (v stepView) sentenceStart(k int) int {
@@ -293,6 +341,17 @@ func (v stepView) afterFrom(pos int) bool {
 	return k >= 0 && v.lx.has(classFrom, v.toks, k)
 }
 
+// placedIn reports whether the clause after a mention puts it somewhere: a preposition of a target
+// ("into the dish", "on top of the vegetables").
+func (v stepView) placedIn(end int) bool {
+	for k := end; k < len(v.toks) && k < end+3 && v.toks[k] != sep; k++ {
+		if v.lx.has(classInto, v.toks, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // movedOut reports whether the sentence of pos moves something out of the dish after it ("transfer
 // the chicken to a plate", "remove to a board").
 func (v stepView) movedOut(pos int) bool {
@@ -305,7 +364,9 @@ func (v stepView) movedOut(pos int) bool {
 		for j > pos && (v.lx.has(classArticle, v.toks, j) || v.toks[j] == "paper" || v.toks[j] == "serving" || v.toks[j] == "cutting") {
 			j--
 		}
-		if j > pos && v.lx.has(classInto, v.toks, j) {
+		// "to a plate", "onto a board" move out; "on a plate" serves ("place each breast on a
+		// plate and pile the salad on top").
+		if j > pos && v.lx.has(classInto, v.toks, j) && (v.lx != lexicons["en"] || v.toks[j] == "to" || v.toks[j] == "onto") {
 			return true
 		}
 	}
@@ -422,15 +483,24 @@ func stemWords(words []string, lang string) []string {
 	}
 	out := make([]string, len(words))
 	for k, w := range words {
-		out[k] = stemWord(w)
+		out[k] = stemWord(w, lang)
 	}
 	return out
 }
 
 var stemEndings = []string{"en", "es", "n", "e", "s", "i", "a", "o"}
 
-func stemWord(w string) string {
-	if len(w) < 5 || w == sep {
+// stemWord reduces a word to its stem: by the endings stems.txt lists for the language (the
+// languages whose nouns decline, "mąki", "mąkę", "mąką"), else by one of a few endings common to the
+// other languages.
+func stemWord(w, lang string) string {
+	if w == sep {
+		return w
+	}
+	if lx := lexicons[lang]; lx != nil && len(lx.endings) > 0 {
+		return lx.stem(w)
+	}
+	if len(w) < 5 {
 		return w
 	}
 	for _, e := range stemEndings {
@@ -503,6 +573,15 @@ func cleanName(words []string, lang string) []string {
 // oliva", "semoule de couscous", "aceto di vino") so the food's word is the head (last), as the
 // matcher's keys expect: the words after the first preposition lead, then the qualifiers.
 func headFirst(words []string, lang string) []string {
+	if nounFirst[lang] && len(words) >= 2 {
+		// "sól morska", "natka pietruszki", "mąka pszenna": the noun leads, its qualifiers follow.
+		for _, w := range words {
+			if w == sep || connectors[w] {
+				return words
+			}
+		}
+		return append(slices.Clone(words[1:]), words[0])
+	}
 	if !romance[lang] || len(words) < 2 {
 		return words
 	}
@@ -528,6 +607,11 @@ func headFirst(words []string, lang string) []string {
 
 // romance are the languages that put the food first and its qualifiers after it.
 var romance = setOf("es", "it", "fr", "pt")
+
+// nounFirst are the languages that often put the food's noun first and its qualifiers after it
+// ("sól morska", sea salt), though an adjective may also lead ("kwaśna śmietana"): both orders make
+// keys.
+var nounFirst = setOf("pl", "cs")
 
 var romancePrepositions = setOf("de", "d", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "dell", "des", "da", "do")
 

@@ -140,6 +140,56 @@ func TestMatchRoles(t *testing.T) {
 			r:    recipe([]string{"1 lb pork shoulder"}, "Roast the pork.", "(Leftover pork keeps 4 days.)", "Storage: keep the pork in the fridge."),
 			want: [][2]int{{0, 0}},
 		},
+		{
+			name: "pronouns: foods prepared apart are put in by 'them'; one put back by 'it'; a mixture's 'it' is not a line",
+			r: recipe([]string{"2 potatoes", "1 onion", "2 chicken breasts", "2 tbsp oil", "1 tbsp vinegar"},
+				"Peel the potatoes and onion.", "Put them in a pot with water.",
+				"Simmer the chicken in the pot. Remove the chicken and shred it. Return it to the pot.",
+				"Whisk the oil and vinegar and pour it over."),
+			want: [][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 3}},
+		},
+		{
+			name: "pronouns on the verb and after a hyphen",
+			r: recipe([]string{"500 g de batatas", "1 cebola", "1,5 l de água"},
+				"Descasque as batatas e a cebola e corte-as em pedaços.", "Coloque-os numa panela com a água e deixe cozer."),
+			want: [][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 1}},
+		},
+		{
+			name: "a food put on a surface or a tin is in hand there: the line listed with extra",
+			r: recipe([]string{"2 cups flour, plus more for dusting", "1/2 cup butter, plus extra for the tin", "1/4 cup butter"},
+				"Butter a loaf tin.", "Mix the flour with the 1/4 cup butter.", "Turn the dough out onto a lightly floured surface."),
+			want: [][2]int{{0, 1}, {0, 2}, {1, 0}, {2, 1}},
+		},
+		{
+			name: "two foods side by side used together before name that mixture",
+			r: recipe([]string{"4 tbsp butter", "3 garlic cloves", "1 lb steak"},
+				"Melt the butter with the garlic.", "Sear the steak.", "Toss the steak in the garlic butter."),
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {2, 2}},
+		},
+		{
+			name: "Polish and Czech cases meet by their endings; the noun may lead the name",
+			r: recipe([]string{"500 g mąki pszennej", "sól morska", "2 jajka"},
+				"Mąkę przesiej do miski i dodaj jajka.", "Dopraw solą."),
+			want: [][2]int{{0, 0}, {1, 1}, {2, 0}},
+		},
+		{
+			name: "Swedish: article endings and a final s; the meat word names the meat, not its stock",
+			r: recipe([]string{"500 g blandfärs", "1 gul lök", "2 dl köttbuljong"},
+				"Hacka löken.", "Stek färsen.", "Häll i buljongen och lägg tillbaka köttet."),
+			want: [][2]int{{0, 1}, {0, 2}, {1, 0}, {2, 2}},
+		},
+		{
+			name: "a move verb that places into the dish is a use; onto a plate is not",
+			r: recipe([]string{"2 lbs chicken breasts", "8 tortillas"},
+				"Put the chicken in the slow cooker and cook.", "Spoon the chicken onto a plate and shred it.", "Spoon the chicken into the tortillas."),
+			want: [][2]int{{0, 0}, {0, 2}, {1, 2}},
+		},
+		{
+			name: "salt named by a verb is the salt of the step's part of the recipe",
+			r: Recipe{Ingredients: []Line{{"200 g de farine", "Pâte"}, {"1 pincée de sel", "Pâte"}, {"3 poireaux", "Garniture"}, {"Sel, poivre", "Garniture"}},
+				Steps: []Line{{Text: "Mélangez la farine et le sel."}, {Text: "Faites fondre les poireaux. Salez et poivrez."}}},
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {3, 1}},
+		},
 	}
 	for _, tt := range tests {
 		got := MatchRecipe(tt.r)
@@ -168,6 +218,7 @@ func FuzzMatchRecipe(f *testing.F) {
 	f.Add("4 Zwiebeln\n1 l Gemüsebrühe", "Für die Suppe\nFür die Suppe", "Für die Suppe: Zwiebeln schneiden.\nBrühe zugeben, bis alles kocht.", "de")
 	f.Add("", "", "", "")
 	f.Add("For the sauce:\n’’’", ":\n", "until\n\u00a0(((", "x")
+	f.Add("500 g de batatas\n1 kg mąki", "\n", "Coloque-os numa panela.\nEscúrrelas. Stek färsen-", "pt")
 	f.Fuzz(func(t *testing.T, ings, secs, steps, _ string) {
 		var r Recipe
 		secNames := strings.Split(secs, "\n")
