@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -126,8 +127,9 @@ func (b *bundle) callAs(t *testing.T, user repo.User, method, path string, body 
 	return resp.StatusCode, out
 }
 
-// startWorker runs the worker binary on the test database, working queues.
-func (b *bundle) startWorker(t *testing.T, queues string) *exec.Cmd {
+// startWorker runs the worker binary on the test database, working queues;
+// env adds to (or overrides) its environment.
+func (b *bundle) startWorker(t *testing.T, queues string, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(workerBinary, "--queues", queues, "--shutdown-grace", "5s")
 	cmd.Env = append(os.Environ(),
@@ -142,6 +144,7 @@ func (b *bundle) startWorker(t *testing.T, queues string) *exec.Cmd {
 		"JOB_TIME_LIMIT=5s",
 		"LOG_LEVEL=warn",
 	)
+	cmd.Env = append(cmd.Env, env...) // the last of a name wins
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
@@ -396,4 +399,122 @@ func tempFiles(t *testing.T, dir string) []string {
 		}
 	}
 	return out
+}
+
+// A worker killed in the middle of a restore changes nothing and holds
+// nothing: the API serves again within seconds (the lock went with the
+// worker's session), the job ends as interrupted once JOB_TIME_LIMIT has
+// passed (a restore never runs again by itself), and the administrator's
+// second try restores the backup.
+func TestKilledWorkerDuringRestoreChangesNothing(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	// This worker's restore must outlast the test's hold on it; the
+	// rescuer, on the next worker, keeps the usual 5 s.
+	first := b.startWorker(t, "backup", "JOB_TIME_LIMIT=60s")
+	status, body := b.callAs(t, b.admin, "POST", "/api/backups", nil)
+	if status != 202 {
+		t.Fatalf("create backup: %d %v", status, body)
+	}
+	backupJob := body["job"].(map[string]any)["id"].(string)
+	var job map[string]any
+	waitFor(t, "the backup", 60*time.Second, func() bool {
+		var state string
+		state, job = b.jobState(t, backupJob)
+		return state == "completed"
+	})
+	name := job["result"].(map[string]any)["name"].(string)
+	// Written after the backup: a restore removes it, a failed one must not.
+	later := repotest.CreateUser(t, b.db, repo.RoleUser)
+
+	// Hold the restore in its transaction: it waits to empty a table this
+	// session reads.
+	hold, err := b.db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Rollback(ctx) //nolint:errcheck
+	if _, err := hold.Exec(ctx, `LOCK TABLE recipe IN ACCESS SHARE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	status, body = b.callAs(t, b.admin, "POST", "/api/backups/"+name+"/restore", nil)
+	if status != 202 {
+		t.Fatalf("restore: %d %v", status, body)
+	}
+	restoreJob := body["job"].(map[string]any)["id"].(string)
+	waitFor(t, "the restore to wait for the table", 30*time.Second, func() bool {
+		var waiting bool
+		if err := b.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid())`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		restoring, err := repo.RestoreInProgress(ctx, b.db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return waiting && restoring
+	})
+	// The API looks for the restore lock once a second; until it has seen
+	// it, a request reading the tables would wait for the restore, so the
+	// test asks for one that reads none.
+	waitFor(t, "the API to answer 503", 5*time.Second, func() bool {
+		status, _ := b.call(t, "GET", "/api/openapi.json", nil)
+		return status == 503
+	})
+	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = first.Process.Wait()
+	// The restore's session ends as soon as PostgreSQL sees its worker
+	// gone, though the statement it ran was still waiting.
+	waitFor(t, "the API to serve again", 15*time.Second, func() bool {
+		status, _ := b.call(t, "GET", "/api/openapi.json", nil)
+		return status == 200
+	})
+	// Its transaction went too: nothing waits on its locks.
+	if status, _ := b.call(t, "GET", "/api/recipes", nil); status != 200 {
+		t.Fatalf("after the kill: %d", status)
+	}
+	if err := hold.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.GetUser(ctx, b.db, later.ID); err != nil {
+		t.Fatalf("the killed restore changed the data: %v", err)
+	}
+
+	b.startWorker(t, "backup")
+	waitFor(t, "the rescuer to end the restore", 75*time.Second, func() bool {
+		var state string
+		state, job = b.jobState(t, restoreJob)
+		return state != "running"
+	})
+	if job["state"] != "failed" || job["error"].(map[string]any)["code"] != "interrupted" {
+		t.Fatalf("killed restore: %v", job)
+	}
+	if _, err := repo.GetUser(ctx, b.db, later.ID); err != nil {
+		t.Fatalf("the rescuer ran the restore again: %v", err)
+	}
+
+	// The administrator starts it again; it runs whole.
+	status, body = b.callAs(t, b.admin, "POST", "/api/backups/"+name+"/restore", nil)
+	if status != 202 {
+		t.Fatalf("restore again: %d %v", status, body)
+	}
+	again := body["job"].(map[string]any)["id"].(string)
+	var state string
+	waitFor(t, "the second restore", 60*time.Second, func() bool {
+		// The restore ends every session: read the job from the database.
+		if err := b.db.QueryRow(ctx, `SELECT CASE WHEN result IS NOT NULL THEN 'completed'
+			WHEN error_code IS NOT NULL THEN error_code ELSE '' END FROM app_job WHERE id = $1`, again).Scan(&state); err != nil {
+			t.Fatal(err)
+		}
+		return state != ""
+	})
+	if state != "completed" {
+		t.Fatalf("second restore: %s", state)
+	}
+	if _, err := repo.GetUser(ctx, b.db, later.ID); !errors.Is(err, repo.ErrNotFound) {
+		t.Fatalf("after the restore, the user created since the backup: %v, want gone", err)
+	}
 }
