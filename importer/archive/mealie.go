@@ -42,6 +42,25 @@ func isMealieExport(names []string) bool {
 	return false
 }
 
+// isMealieFlat: Mealie 0.4 and older wrote recipes/<name>.json
+// (services/backups/exports.py), with the images apart in images/. Those names are common, so the first
+// such file must read as Mealie's: a slug and no schema.org type.
+func (z *zipArchive) isMealieFlat() bool {
+	for _, n := range z.names() {
+		if mealieFlatJSON(n) {
+			m, err := z.readObject(n)
+			_, slug := m["slug"]
+			_, typed := m["@type"]
+			return err == nil && slug && !typed
+		}
+	}
+	return false
+}
+
+func mealieFlatJSON(name string) bool {
+	return strings.HasSuffix(name, ".json") && path.Base(path.Dir(name)) == "recipes"
+}
+
 // mealieRecipeJSON matches recipes/<slug>/<slug>.json (with or without a
 // folder above, as unpacking and re-zipping adds one).
 func mealieRecipeJSON(name string) bool {
@@ -68,14 +87,39 @@ func (z *zipArchive) mealieExport() *Archive {
 	return z.perEntry(FormatMealie, mealieRecipeJSON, z.mealieExportRecipe)
 }
 
+func (z *zipArchive) mealieFlatExport() *Archive {
+	return z.perEntry(FormatMealie, mealieFlatJSON, z.mealieExportRecipe)
+}
+
 func (z *zipArchive) mealieExportRecipe(name string) Recipe {
 	m, err := z.readObject(name)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
 	rec := mealieRecipe(name, m, nil, "")
-	if rec.Err == nil {
+	if rec.Err != nil {
+		return rec
+	}
+	if mealieRecipeJSON(name) {
 		rec.Image = z.readImage(z.mealieImage(path.Dir(name) + "/images"))
+		return rec
+	}
+	// The flat layout: images/<slug>/original.* beside the recipes folder
+	// (0.4, services/image/image.py), or images/<slug>.<ext> (0.2 and 0.3,
+	// services/image_services.py).
+	images := path.Join(path.Dir(path.Dir(name)), "images")
+	slug := str(m, "slug")
+	if slug == "" || strings.ContainsAny(slug, "/\\") {
+		return rec
+	}
+	rec.Image = z.readImage(z.mealieImage(path.Join(images, slug)))
+	if rec.Image == nil {
+		for _, n := range z.inDir(images) {
+			if isImageName(n) && strings.TrimSuffix(path.Base(n), path.Ext(n)) == slug {
+				rec.Image = z.readImage(z.file(n))
+				break
+			}
+		}
 	}
 	return rec
 }
@@ -112,9 +156,13 @@ func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) R
 	if r.Title == "" {
 		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
 	}
-	r.Servings = extract.Servings(firstOf(m, "recipeServings", "recipe_servings"))
-	if r.Servings == nil {
-		r.Servings = extract.Servings(firstOf(m, "recipeYield", "recipe_yield", "recipeYieldQuantity"))
+	// Servings are the servings count, else (Mealie 2: "24" "cookies")
+	// the yield's quantity, else the number in the yield text (Mealie 1 and
+	// older); a count of 0 means "not given".
+	for _, k := range []string{"recipeServings", "recipe_servings", "recipeYieldQuantity", "recipe_yield_quantity", "recipeYield", "recipe_yield"} {
+		if r.Servings = extract.Servings(m[k]); r.Servings != nil {
+			break
+		}
 	}
 	r.PrepMinutes = extract.Minutes(firstOf(m, "prepTime", "prep_time"))
 	r.CookMinutes = extract.Minutes(firstOf(m, "cookTime", "cook_time", "performTime", "perform_time"))

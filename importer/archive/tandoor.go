@@ -4,6 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"math"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"larder/importer/extract"
@@ -138,7 +141,7 @@ func tandoorRecipe(entry string, m map[string]any) Recipe {
 		if hasValue(st["time"]) {
 			unmapped = appendOnce(unmapped, "step time")
 		}
-		for _, line := range extract.Lines(str(st, "instruction")) {
+		for _, line := range extract.Lines(plainMarkdown(str(st, "instruction"))) {
 			steps.item(line)
 		}
 		for _, i := range list(st["ingredients"]) {
@@ -163,12 +166,7 @@ func tandoorRecipe(entry string, m map[string]any) Recipe {
 // amounts above one, as Tandoor shows them).
 func tandoorIngredient(ing map[string]any) string {
 	var parts []string
-	amount, _ := ing["amount"].(float64)
-	if amount == 0 {
-		if s := str(ing, "amount"); s != "" && s != "0" {
-			parts = append(parts, s)
-		}
-	}
+	amount, _ := number(ing["amount"])
 	noAmount, _ := ing["no_amount"].(bool)
 	plural := amount > 1
 	if amount > 0 && !noAmount {
@@ -195,6 +193,39 @@ func tandoorIngredient(ing map[string]any) string {
 		line += ", " + note
 	}
 	return line
+}
+
+// number reads an amount written as a JSON number or, as Django REST
+// Framework writes decimals by default (Tandoor before its own decimal
+// field), as a string ("0.500", or "0,5" typed in a comma locale).
+func number(v any) (float64, bool) {
+	switch v := v.(type) {
+	case float64:
+		return v, true
+	case string:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(v), ",", "."), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, false
+		}
+		return f, true
+	}
+	return 0, false
+}
+
+// Markdown's strong and emphasis markers around words ("**50 minutes**",
+// "__hot__", "*gently*") and its links, as Tandoor's steps are written.
+var (
+	markdownStrong = regexp.MustCompile(`(\*\*|__)([^*_\n]+?)(\*\*|__)`)
+	markdownEm     = regexp.MustCompile(`(?m)(^|[\s(])[*_]([^*_\s][^*_\n]*?)[*_]($|[\s.,;:!?)])`)
+	markdownLink   = regexp.MustCompile(`!?\[([^\]]*)\]\([^)\s]*\)`)
+)
+
+// plainMarkdown writes a Tandoor step's Markdown as the text it shows:
+// emphasis markers and link targets dropped (the recipe here is plain text).
+func plainMarkdown(s string) string {
+	s = markdownLink.ReplaceAllString(s, "$1")
+	s = markdownStrong.ReplaceAllString(s, "$2")
+	return markdownEm.ReplaceAllString(s, "$1$2$3")
 }
 
 // isTandoorRecipe: the zip is one recipe as Tandoor exports it alone (the
