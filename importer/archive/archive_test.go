@@ -263,6 +263,9 @@ func FuzzOpen(f *testing.F) {
 		archivetest.TandoorRecipe(s[0]), archivetest.MealieJSON(s)} {
 		f.Add(b)
 	}
+	for _, v := range archivetest.Variants() {
+		f.Add(v.File)
+	}
 	f.Add([]byte(`[{"@type":"Recipe","name":"x","recipeIngredient":"a"}]`))
 	lim := archive.DefaultLimits
 	lim.MaxTotalBytes = 64 << 20
