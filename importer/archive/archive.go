@@ -354,8 +354,8 @@ func (z *zipArchive) detect() (*Archive, error) {
 		return z.paprika(), nil
 	case isTandoor(z, names):
 		return z.tandoor(), nil
-	case z.isTandoorRecipe():
-		return z.tandoorSingle(), nil
+	case z.isTandoorFolders():
+		return z.tandoorFolders(), nil
 	case isMealieExport(names):
 		return z.mealieExport(), nil
 	case z.isMealieFlat():

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -78,23 +79,24 @@ func (z *zipArchive) tandoorRecipe(name string) Recipe {
 
 // tandoorZipRecipe reads one recipe's zip: recipe.json and image.*.
 func (z *zipArchive) tandoorZipRecipe(entry string, iz *zipArchive) Recipe {
-	f := iz.file("recipe.json")
-	if f == nil {
+	if iz.file("recipe.json") == nil {
 		return Recipe{Entry: entry, Err: fmt.Errorf("%w: no recipe.json inside", ErrCorrupt)}
 	}
-	b, err := iz.read(f, z.lim.MaxDocumentBytes)
-	if err != nil {
-		return Recipe{Entry: entry, Err: err}
-	}
-	m, err := decodeObject(b)
+	return iz.tandoorFolderRecipe(entry, "recipe.json")
+}
+
+// tandoorFolderRecipe reads a recipe.json of Tandoor's and the image.* beside
+// it.
+func (z *zipArchive) tandoorFolderRecipe(entry, name string) Recipe {
+	m, err := z.readObject(name)
 	if err != nil {
 		return Recipe{Entry: entry, Err: err}
 	}
 	rec := tandoorRecipe(entry, m)
 	if rec.Err == nil {
-		for _, n := range iz.inDir(".") {
-			if strings.HasPrefix(n, "image") && isImageName(n) {
-				rec.Image = iz.readImage(iz.file(n))
+		for _, n := range z.inDir(path.Dir(name)) {
+			if strings.HasPrefix(strings.ToLower(path.Base(n)), "image") && isImageName(n) {
+				rec.Image = z.readImage(z.file(n))
 				break
 			}
 		}
@@ -228,28 +230,29 @@ func plainMarkdown(s string) string {
 	return markdownEm.ReplaceAllString(s, "$1$2$3")
 }
 
-// isTandoorRecipe: the zip is one recipe as Tandoor exports it alone (the
-// same zip an export holds per recipe): recipe.json at the top, with
-// Tandoor's steps.
-func (z *zipArchive) isTandoorRecipe() bool {
-	f := z.file("recipe.json")
-	if f == nil {
-		return false
+// isTandoorFolders: the zip holds Tandoor's recipe zips unpacked: one
+// recipe exported alone (recipe.json and image.* at the top, or in a folder
+// when the zip was unpacked and packed again), or an export's recipes each
+// in a folder. Nextcloud Cookbook names its files recipe.json too; the
+// first one tells them apart: Tandoor's has steps, schema.org's has
+// recipeIngredient.
+func (z *zipArchive) isTandoorFolders() bool {
+	for _, n := range z.names() {
+		if path.Base(n) != "recipe.json" {
+			continue
+		}
+		m, err := z.readObject(n)
+		if err != nil {
+			return false
+		}
+		_, steps := m["steps"]
+		_, schema := m["recipeIngredient"]
+		return steps && !schema
 	}
-	b, err := z.read(f, z.lim.MaxDocumentBytes)
-	if err != nil {
-		return false
-	}
-	m, err := decodeObject(b)
-	_, steps := m["steps"]
-	return err == nil && steps
+	return false
 }
 
-func (z *zipArchive) tandoorSingle() *Archive {
-	return &Archive{Format: FormatTandoor, Total: 1 + len(z.unsafe), each: func(yield func(Recipe) bool) {
-		if !z.unsafeEntries(yield) {
-			return
-		}
-		yield(z.tandoorZipRecipe("recipe.json", z))
-	}}
+func (z *zipArchive) tandoorFolders() *Archive {
+	return z.perEntry(FormatTandoor, func(n string) bool { return path.Base(n) == "recipe.json" },
+		func(n string) Recipe { return z.tandoorFolderRecipe(n, n) })
 }

@@ -86,6 +86,17 @@ var variantExpect = map[string]struct {
 		Servings:    4, Prep: 20, Total: 70,
 		Tags: []string{"side", "vegetarian"}, Image: archivetest.JPEG(10),
 	}}},
+	"tandoor/unpacked recipe folders": {archive.FormatTandoor, []expect{{
+		Title:       "Potato Gratin",
+		Ingredients: []string{"## Gratin", "1 kg potato, waxy", "0.5 cup cream", "salt, to taste"},
+		Steps:       []string{"Slice the potatoes thinly.", "## Baking", "Layer in a dish, pour over the cream.", "Bake for 50 minutes at 180 °C."},
+		Servings:    4, Prep: 20, Total: 70, Tags: []string{"side", "vegetarian"}, Image: archivetest.PNG(23),
+	}, {
+		Title:       "Leek Gratin",
+		Ingredients: []string{"## Gratin", "1 kg potato, waxy", "2 cups cream", "salt, to taste"},
+		Steps:       []string{"Slice the potatoes thinly.", "## Baking", "Layer in a dish, pour over the cream.", "Bake for 50 minutes at 180 °C."},
+		Servings:    4, Prep: 20, Total: 70, Tags: []string{"side", "vegetarian"},
+	}}},
 	"paprika/photos and free-text times": {archive.FormatPaprika, []expect{{
 		Title:       "Beef Stew",
 		Ingredients: []string{"1 kg stewing beef, cubed", "2 tbsp flour", "3 carrots", "1 bottle (750 ml) red wine"},

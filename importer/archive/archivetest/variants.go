@@ -26,6 +26,7 @@ func Variants() []Variant {
 		{"mealie/v2 backup yield quantity", "Mealie v2.x database.json: recipes rows with recipe_servings, recipe_yield_quantity and recipe_yield; ingredients with quantity/unit_id/food_id and original_text", mealieV2Backup()},
 		{"tandoor/export pk zips", "Tandoor cookbook/integration/default.py: export.zip of <pk>.zip, each recipe.json (RecipeExportSerializer) and image<.ext> from get_filetype; amounts through CustomDecimalField, headers as is_header rows with food null", tandoorExport()},
 		{"tandoor/old decimal strings", "Tandoor before CustomDecimalField: DRF DecimalField writes amounts as strings (\"0.500\")", tandoorDecimalStrings()},
+		{"tandoor/unpacked recipe folders", "Tandoor's export.zip with its <pk>.zip recipes unpacked into folders and zipped again (macOS Finder's Compress: one top folder, __MACOSX/)", tandoorFolders()},
 		{"paprika/photos and free-text times", "Paprika 3 .paprikarecipes: gzipped JSON per recipe; photo_data null with the photo in photos[].data, times as free text, servings as text, base64 wrapped at 76 columns", paprikaPhotos()},
 		{"paprika/html export", "Paprika 3 'Export as HTML': Recipes/<name>.html with schema.org microdata (itemprop) and Recipes/Images/<uid>.jpg", paprikaHTML()},
 		{"nextcloud/old recipe.json", "Nextcloud Cookbook <0.8: recipe.json without @type, recipeYield a string, durations PT0H35M, keywords a comma string, instructions strings; full.jpg, thumb.jpg, thumb16.jpg (lib/Helper/ImageService/ImageSize.php)", nextcloudOld()},
@@ -160,6 +161,15 @@ func tandoorDecimalStrings() []byte {
 	doc := strings.Replace(tandoorRecipeJSON(`"0.500"`), `"amount":1,`, `"amount":"1.000",`, 1)
 	inner := Zip(File{Name: "recipe.json", Data: []byte(doc)}, File{Name: "image.jpeg", Data: JPEG(10), Store: true})
 	return Zip(File{Name: "3.zip", Data: inner})
+}
+
+func tandoorFolders() []byte {
+	return Zip(
+		File{Name: "export/17/recipe.json", Data: []byte(tandoorRecipeJSON("0.5"))},
+		File{Name: "export/17/image.png", Data: PNG(23), Store: true},
+		File{Name: "__MACOSX/export/17/._image.png", Data: []byte("\x00\x05\x16\x07")},
+		File{Name: "export/18/recipe.json", Data: []byte(strings.Replace(tandoorRecipeJSON("2"), "Potato Gratin", "Leek Gratin", 1))},
+	)
 }
 
 // wrap76 writes base64 in lines of 76 characters, as MIME encoders do.
