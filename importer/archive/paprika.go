@@ -20,9 +20,10 @@ import (
 // ingredients (one text, a line each), directions (one text, steps
 // separated by blank lines or numbers), notes, servings, prep_time,
 // cook_time and total_time (text: "10 mins"), source, source_url,
-// categories (names), photo_data (the photo, base64-encoded JPEG) and
-// image_url, with nutritional_info, difficulty, rating and photos that have
-// no place here.
+// categories (names), photo_data (the photo, base64-encoded JPEG; null
+// when the photo was added to the gallery, photos[].data, instead) and
+// image_url, with nutritional_info, difficulty, rating and further photos
+// that have no place here.
 
 var paprikaUnmapped = []string{"nutritional_info", "difficulty", "rating", "photos", "on_favorites", "in_trash"}
 
