@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/google/uuid"
@@ -168,14 +169,14 @@ func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) R
 	r.CookMinutes = extract.Minutes(firstOf(m, "cookTime", "cook_time", "performTime", "perform_time"))
 	r.TotalMinutes = extract.Minutes(firstOf(m, "totalTime", "total_time"))
 	ings, steps, noteRows := list(firstOf(m, "recipeIngredient", "recipe_ingredient")), list(firstOf(m, "recipeInstructions", "recipe_instructions")), list(m["notes"])
-	var units, foods map[string]string
+	lines := mealieLines{settings: obj(m["settings"])}
 	if db != nil {
 		ings, steps, noteRows = rows(db.ingredients[id]), rows(db.steps[id]), rows(db.notes[id])
-		units, foods = db.units, db.foods
+		lines = mealieLines{settings: db.settings[id], units: db.units, foods: db.foods}
 		r.Categories = append(r.Categories, db.categories[id]...)
 		r.Tags = append(r.Tags, db.tags[id]...)
 	}
-	r.IngredientSections = mealieIngredients(ings, units, foods)
+	r.IngredientSections = mealieSections(ings, lines.text)
 	r.InstructionSections = mealieSteps(steps)
 	var notes []string
 	for _, n := range noteRows {
@@ -206,33 +207,44 @@ func noteText(n map[string]any) string {
 	return title
 }
 
-// mealieIngredients reads ingredient objects. units and foods resolve the
-// ids of a backup's rows (nil for the export, whose objects are nested).
-func mealieIngredients(items []any, units, foods map[string]string) []extract.Section {
-	return mealieSections(items, func(it map[string]any) string { return mealieIngredientText(it, units, foods) })
+// mealieLines writes ingredient objects (the export's) or rows (the
+// backup's) as the lines Mealie shows.
+type mealieLines struct {
+	// settings are the recipe's settings (disableAmount), nil when unknown.
+	settings map[string]any
+	// units and foods are the backup's rows by id (nil for the export,
+	// whose ingredients nest them).
+	units, foods map[string]map[string]any
 }
 
-// mealieIngredientText is the line Mealie shows: its own display text when
-// stored, else the original text, else quantity, unit, food and note.
-func mealieIngredientText(it map[string]any, units, foods map[string]string) string {
+// text is the line Mealie shows: its own display text when stored, else
+// the original text, else the line written by Mealie's rules
+// (frontend use-recipe-ingredients.ts): with amounts disabled (the recipe
+// setting, on for recipes whose lines were never parsed) only the note,
+// which holds the whole line; otherwise quantity, unit (plural above one),
+// food (plural above one or without quantity) and note.
+func (l mealieLines) text(it map[string]any) string {
 	if d := str(it, "display"); d != "" {
-		return d
+		return plainFractions(d)
 	}
 	if o := str(it, "originalText", "original_text"); o != "" {
 		return o
 	}
+	unit := l.row(it["unit"], l.units, it["unit_id"])
+	food := l.row(it["food"], l.foods, it["food_id"])
+	if l.amountsDisabled(it, food) {
+		return str(it, "note")
+	}
+	q, _ := number(it["quantity"])
 	var parts []string
-	disable, _ := firstOf(it, "disableAmount", "disable_amount").(bool)
-	if !disable {
-		if q, ok := it["quantity"].(float64); ok && q > 0 {
-			parts = append(parts, trimFloat(q))
-		}
-		if u := nameOf(it["unit"], units, it["unit_id"]); u != "" {
+	if q > 0 {
+		parts = append(parts, trimFloat(q))
+		if u := pluralName(unit, q > 1); u != "" {
 			parts = append(parts, u)
 		}
-		if f := nameOf(it["food"], foods, it["food_id"]); f != "" {
-			parts = append(parts, f)
-		}
+	}
+	if f := pluralName(food, q == 0 || q > 1); f != "" {
+		parts = append(parts, f)
 	}
 	if n := str(it, "note"); n != "" {
 		parts = append(parts, n)
@@ -240,15 +252,58 @@ func mealieIngredientText(it map[string]any, units, foods map[string]string) str
 	return strings.Join(parts, " ")
 }
 
-// nameOf reads a nested {name} object, or a row id looked up in byID.
-func nameOf(nested any, byID map[string]string, id any) string {
-	if o := obj(nested); o != nil {
-		return str(o, "name")
+// amountsDisabled: the ingredient's own flag (disableAmount, or isFood
+// false) when it has one, else the recipe's setting, else, as Mealie
+// decides when neither is stored, whether the line names no food.
+func (l mealieLines) amountsDisabled(it, food map[string]any) bool {
+	if d, ok := firstOf(it, "disableAmount", "disable_amount").(bool); ok {
+		return d
 	}
-	if s, ok := id.(string); ok && byID != nil {
+	if f, ok := firstOf(it, "isFood", "is_food").(bool); ok {
+		return !f
+	}
+	if d, ok := firstOf(l.settings, "disableAmount", "disable_amount").(bool); ok {
+		return d
+	}
+	return food == nil
+}
+
+// row reads a nested unit or food object, or a backup's row by its id.
+func (l mealieLines) row(nested any, byID map[string]map[string]any, id any) map[string]any {
+	if o := obj(nested); o != nil {
+		return o
+	}
+	if s, ok := id.(string); ok {
 		return byID[normID(s)]
 	}
-	return ""
+	return nil
+}
+
+func pluralName(o map[string]any, plural bool) string {
+	if plural {
+		if p := str(o, "pluralName", "plural_name"); p != "" {
+			return p
+		}
+	}
+	return str(o, "name")
+}
+
+// mealieFraction is how Mealie's server writes a fraction in display
+// texts: superscript numerator, "/", subscript denominator ("2 ¹/₂ cups").
+var mealieFraction = regexp.MustCompile(`([⁰¹²³⁴⁵⁶⁷⁸⁹]+)/([₀₁₂₃₄₅₆₇₈₉]+)`)
+
+var (
+	superscripts = strings.NewReplacer("⁰", "0", "¹", "1", "²", "2", "³", "3", "⁴", "4", "⁵", "5", "⁶", "6", "⁷", "7", "⁸", "8", "⁹", "9")
+	subscripts   = strings.NewReplacer("₀", "0", "₁", "1", "₂", "2", "₃", "3", "₄", "4", "₅", "5", "₆", "6", "₇", "7", "₈", "8", "₉", "9")
+)
+
+// plainFractions writes Mealie's fractions with plain digits ("2 1/2
+// cups"), as a line is typed and read by the ingredient parser.
+func plainFractions(s string) string {
+	return mealieFraction.ReplaceAllStringFunc(s, func(f string) string {
+		m := mealieFraction.FindStringSubmatch(f)
+		return superscripts.Replace(m[1]) + "/" + subscripts.Replace(m[2])
+	})
 }
 
 func mealieSteps(items []any) []extract.Section {
@@ -363,7 +418,8 @@ func (z *zipArchive) mealieBackup() (*Archive, error) {
 type mealieTables struct {
 	ingredients, steps, notes map[string][]map[string]any
 	categories, tags          map[string][]string
-	units, foods              map[string]string
+	units, foods              map[string]map[string]any
+	settings                  map[string]map[string]any // recipe_settings by recipe
 }
 
 func newMealieTables(t map[string]any) *mealieTables {
@@ -371,8 +427,9 @@ func newMealieTables(t map[string]any) *mealieTables {
 		ingredients: byRecipe(t["recipes_ingredients"]),
 		steps:       byRecipe(t["recipe_instructions"]),
 		notes:       byRecipe(t["notes"]),
-		units:       idNames(t["ingredient_units"]),
-		foods:       idNames(t["ingredient_foods"]),
+		units:       idRows(t["ingredient_units"], "id"),
+		foods:       idRows(t["ingredient_foods"], "id"),
+		settings:    idRows(t["recipe_settings"], "recipe_id"),
 	}
 	db.categories = joinNames(t["recipes_to_categories"], "category_id", idNames(t["categories"]))
 	db.tags = joinNames(t["recipes_to_tags"], "tag_id", idNames(t["tags"]))
@@ -402,6 +459,17 @@ func sortByPosition(rs []map[string]any) {
 			rs[j], rs[j-1] = rs[j-1], rs[j]
 		}
 	}
+}
+
+// idRows indexes rows by the id in their column key.
+func idRows(rows any, key string) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, r := range list(rows) {
+		if m := obj(r); m != nil {
+			out[normID(str(m, key))] = m
+		}
+	}
+	return out
 }
 
 func idNames(rows any) map[string]string {

@@ -42,7 +42,7 @@ var variantExpect = map[string]struct {
 }{
 	"mealie/v1 export snake_case": {archive.FormatMealie, []expect{{
 		Title:       "Oat Cookies",
-		Ingredients: []string{"2 cups rolled oats", "0.5 cup butter softened", "1 egg"},
+		Ingredients: []string{"2 cups rolled oats", "1/2 cup butter softened", "1 egg"},
 		Steps:       []string{"## Dough", "Cream the butter, then beat in the egg.", "Fold in the oats.", "## Bake", "Bake at 180 °C for 12 minutes."},
 		Servings:    24, Prep: 15, Cook: 12, Total: 60,
 		Categories: []string{"Baking"}, Tags: []string{"Sweet"},
@@ -71,6 +71,13 @@ var variantExpect = map[string]struct {
 		Steps:       []string{"Mix the flour and yoghurt into a soft dough.", "Roll out eight rounds and dry-fry them."},
 		Servings:    4, Prep: 10, Cook: 15, Total: 25,
 		Tags: []string{"bread"}, Image: archivetest.JPEG(8), SourceURL: "https://bread.example.com/flat",
+	}}},
+	"mealie/v1 backup amounts setting": {archive.FormatMealieBackup, []expect{{
+		Title: "Dal", Ingredients: []string{"250 g yellow lentils", "1 tsp turmeric"}, Steps: []string{"Simmer the lentils with the turmeric until soft."},
+		Servings: 4, Total: 40,
+	}, {
+		Title: "Oat Bars", Ingredients: []string{"## Base", "2 cups oats", "0.5 cup butter softened", "salt a pinch"}, Steps: []string{"Press into a tin and bake 25 minutes."},
+		Servings: 12,
 	}}},
 	"tandoor/export pk zips": {archive.FormatTandoor, []expect{{
 		Title:       "Potato Gratin",

@@ -24,6 +24,7 @@ func Variants() []Variant {
 		{"mealie/v0.5 backup", "Mealie v0.5.x services/backups/exports.py: recipes/<slug>/<slug>.json (camelCase, categories and tags as strings) and the recipe data dir images/original.webp, with users/, settings/, comments/ JSON beside", mealieV05Backup()},
 		{"mealie/v0.4 backup", "Mealie v0.4.x services/backups/exports.py: recipes/<name>.json flat, images/<slug>/original.*, ingredients as strings", mealieV04Backup()},
 		{"mealie/v2 backup yield quantity", "Mealie v2.x database.json: recipes rows with recipe_servings, recipe_yield_quantity and recipe_yield; ingredients with quantity/unit_id/food_id and original_text", mealieV2Backup()},
+		{"mealie/v1 backup amounts setting", "Mealie v1.x database.json: recipe_settings.disable_amount per recipe (db/models/recipe/settings.py, on by default); unparsed lines are notes with quantity 1, parsed ones quantity/unit_id/food_id; the frontend's use-recipe-ingredients.ts writes them", mealieBackupAmounts()},
 		{"tandoor/export pk zips", "Tandoor cookbook/integration/default.py: export.zip of <pk>.zip, each recipe.json (RecipeExportSerializer) and image<.ext> from get_filetype; amounts through CustomDecimalField, headers as is_header rows with food null", tandoorExport()},
 		{"tandoor/old decimal strings", "Tandoor before CustomDecimalField: DRF DecimalField writes amounts as strings (\"0.500\")", tandoorDecimalStrings()},
 		{"tandoor/unpacked recipe folders", "Tandoor's export.zip with its <pk>.zip recipes unpacked into folders and zipped again (macOS Finder's Compress: one top folder, __MACOSX/)", tandoorFolders()},
@@ -70,7 +71,7 @@ func mealieV1SnakeExport() []byte {
 "date_added":"2024-03-01","date_updated":"2024-03-02T10:00:00","created_at":"2024-03-01T10:00:00","last_made":null,
 "recipe_ingredient":[
  {"quantity":2.0,"unit":{"id":"u1","name":"cup","plural_name":"cups","abbreviation":"c","use_abbreviation":false},"food":{"id":"f1","name":"rolled oats"},"note":"","is_food":true,"disable_amount":false,"display":"2 cups rolled oats","title":"","original_text":"2 cups rolled oats","reference_id":"r1"},
- {"quantity":0.5,"unit":{"id":"u1","name":"cup"},"food":{"id":"f2","name":"butter"},"note":"softened","is_food":true,"disable_amount":false,"display":"","title":"","original_text":null,"reference_id":"r2"},
+ {"quantity":0.5,"unit":{"id":"u1","name":"cup","plural_name":"cups","fraction":true},"food":{"id":"f2","name":"butter"},"note":"softened","is_food":true,"disable_amount":false,"display":"¹/₂ cup butter softened","title":"","original_text":null,"reference_id":"r2"},
  {"quantity":1.0,"unit":null,"food":null,"note":"1 egg","is_food":false,"disable_amount":true,"display":"1 egg","title":"","original_text":null,"reference_id":"r3"}],
 "recipe_instructions":[
  {"id":"s1","title":"Dough","summary":"","text":"Cream the butter, then beat in the egg.","ingredient_references":[]},
@@ -138,6 +139,25 @@ func mealieV2Backup() []byte {
 		File{Name: "database.json", Data: []byte(db)},
 		File{Name: "data/recipes/0a1b2c3d-4e5f-4071-8293-a4b5c6d7e8f9/images/original.webp", Data: JPEG(8), Store: true},
 	)
+}
+
+func mealieBackupAmounts() []byte {
+	db := `{"alembic_version":[{"version_num":"ba1e4a6cfe99"}],
+"recipes":[{"id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e801","slug":"dal","name":"Dal","recipe_yield":"4 servings","prep_time":null,"cook_time":null,"total_time":"40 min"},
+ {"id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e802","slug":"oat-bars","name":"Oat Bars","recipe_yield":"12","total_time":null}],
+"recipe_settings":[{"id":1,"recipe_id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e801","public":true,"disable_amount":true,"disable_comments":false},
+ {"id":2,"recipe_id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e802","public":true,"disable_amount":false}],
+"recipes_ingredients":[
+ {"id":1,"position":0,"recipe_id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e801","title":null,"note":"250 g yellow lentils","unit_id":null,"food_id":null,"quantity":1.0,"original_text":null},
+ {"id":2,"position":1,"recipe_id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e801","title":null,"note":"1 tsp turmeric","unit_id":null,"food_id":null,"quantity":1.0,"original_text":null},
+ {"id":3,"position":0,"recipe_id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e802","title":"Base","note":"","unit_id":"c0","food_id":"f0","quantity":2.0,"original_text":null},
+ {"id":4,"position":1,"recipe_id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e802","title":null,"note":"softened","unit_id":"c0","food_id":"f1","quantity":0.5,"original_text":null},
+ {"id":5,"position":2,"recipe_id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e802","title":null,"note":"a pinch","unit_id":null,"food_id":"f2","quantity":0.0,"original_text":null}],
+"recipe_instructions":[{"id":"a","position":0,"recipe_id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e801","title":"","text":"Simmer the lentils with the turmeric until soft."},
+ {"id":"b","position":0,"recipe_id":"6a1b2c3d-4e5f-4071-8293-a4b5c6d7e802","title":"","text":"Press into a tin and bake 25 minutes."}],
+"ingredient_units":[{"id":"c0","name":"cup","plural_name":"cups","abbreviation":"c","use_abbreviation":false,"fraction":true}],
+"ingredient_foods":[{"id":"f0","name":"oat","plural_name":"oats"},{"id":"f1","name":"butter","plural_name":null},{"id":"f2","name":"salt","plural_name":null}]}`
+	return Zip(File{Name: "database.json", Data: []byte(db)}, File{Name: "data/.gitkeep", Data: nil})
 }
 
 func tandoorRecipeJSON(amount string) string {
