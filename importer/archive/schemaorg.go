@@ -109,6 +109,19 @@ func fromHTML(entry string, page []byte) (Recipe, bool) {
 	return Recipe{Entry: entry, Recipe: r, Unmapped: un}, true
 }
 
+// maxPageBytes bounds an HTML page read from a zip, as a fetched page is
+// bounded (fetch.DefaultMaxBytes): a page is parsed into a tree many times
+// its size, and a recipe page is far smaller.
+const maxPageBytes = 10 << 20
+
+// docLimit is the most an entry read as a document may unpack to.
+func (z *zipArchive) docLimit(name string) int64 {
+	if isHTMLName(name) {
+		return min(z.lim.MaxDocumentBytes, maxPageBytes)
+	}
+	return z.lim.MaxDocumentBytes
+}
+
 func isHTMLName(name string) bool {
 	lower := strings.ToLower(name)
 	return strings.HasSuffix(lower, ".html") || strings.HasSuffix(lower, ".htm")
@@ -197,7 +210,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 		if !isHTML && !strings.HasSuffix(strings.ToLower(name), ".json") {
 			continue
 		}
-		b, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
+		b, err := z.read(z.file(name), z.docLimit(name))
 		switch {
 		case err != nil:
 			docs = append(docs, doc{name: name, count: -1})
@@ -222,7 +235,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 			return
 		}
 		for _, d := range docs {
-			b, err := z.read(z.file(d.name), z.lim.MaxDocumentBytes)
+			b, err := z.read(z.file(d.name), z.docLimit(d.name))
 			if err != nil {
 				if !yield(Recipe{Entry: d.name, Err: err}) {
 					return
