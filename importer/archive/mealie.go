@@ -332,7 +332,11 @@ func mealieSections(items []any, text func(map[string]any) string) []extract.Sec
 // sections builds named sections of lines.
 type sections struct{ out []extract.Section }
 
+// section starts a group; a group left without lines gives way to it.
 func (b *sections) section(name string) {
+	if n := len(b.out); n > 0 && len(b.out[n-1].Items) == 0 {
+		b.out = b.out[:n-1]
+	}
 	b.out = append(b.out, extract.Section{Name: strings.TrimSpace(name)})
 }
 

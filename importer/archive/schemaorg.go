@@ -23,14 +23,88 @@ import (
 // address is downloaded like an imported page's.
 
 // schemaUnmapped are the schema.org properties a recipe here has no place for.
-var schemaUnmapped = []string{"nutrition", "recipeCuisine", "aggregateRating", "review", "video", "tool", "suitableForDiet", "estimatedCost", "cookingMethod"}
+var schemaUnmapped = []string{"nutrition", "recipeCuisine", "aggregateRating", "review", "video", "tool", "suitableForDiet", "estimatedCost", "cookingMethod", "creditText"}
+
+// withHeadingSteps returns the node with its instructions' headings made
+// lines: apps that keep a recipe as lines (RecipeSage's JSON-LD export)
+// write a group's heading as a HowToSection holding only a text ("[Sauce]")
+// before the group's HowToSteps, where schema.org nests the steps in the
+// section; the heading line then starts the group (bracketGroups). The
+// node itself is not changed.
+func withHeadingSteps(n map[string]any) map[string]any {
+	steps := list(n["recipeInstructions"])
+	changed := false
+	out := make([]any, len(steps))
+	for i, st := range steps {
+		out[i] = st
+		o := obj(st)
+		if o == nil || str(o, "@type") != "HowToSection" || o["itemListElement"] != nil {
+			continue
+		}
+		if h := str(o, "text", "name"); h != "" {
+			out[i] = "[" + strings.Trim(h, "[]") + "]"
+			changed = true
+		}
+	}
+	if !changed {
+		return n
+	}
+	c := make(map[string]any, len(n))
+	for k, v := range n {
+		c[k] = v
+	}
+	c["recipeInstructions"] = out
+	return c
+}
+
+// bracketGroups starts a group at each line written wholly in brackets
+// ("[For the sauce]"), the heading convention of RecipeSage and of apps
+// that keep a recipe as plain lines: no ingredient or step is written so.
+func bracketGroups(in []extract.Section) []extract.Section {
+	var b sections
+	for _, s := range in {
+		if s.Name != "" {
+			b.section(s.Name)
+		}
+		for _, it := range s.Items {
+			if t := strings.TrimSpace(it); len(t) > 2 && t[0] == '[' && t[len(t)-1] == ']' && !strings.ContainsAny(t[1:len(t)-1], "[]") {
+				b.section(t[1 : len(t)-1])
+				continue
+			}
+			b.item(it)
+		}
+	}
+	return b.done()
+}
+
+// commentTexts reads the texts of a recipe's comment objects: in an export
+// they are the owner's notes (RecipeSage writes its notes as a Comment
+// named "Author Notes").
+func commentTexts(v any) []string {
+	var out []string
+	items := list(v)
+	if o := obj(v); o != nil {
+		items = []any{o}
+	}
+	for _, c := range items {
+		switch c := c.(type) {
+		case string:
+			out = append(out, c)
+		case map[string]any:
+			out = append(out, str(c, "text"))
+		}
+	}
+	return out
+}
 
 // fromSchemaNode reads one schema.org object. base is the address of the
 // entry it came from (entryURL), "" outside a zip: an image given by a
 // path relative to the JSON file then resolves to an entry (see
 // zipArchive.localImage).
 func fromSchemaNode(entry string, n map[string]any, base string) Recipe {
-	r := extract.FromSchema(n, base)
+	r := extract.FromSchema(withHeadingSteps(n), base)
+	r.IngredientSections = bracketGroups(r.IngredientSections)
+	r.InstructionSections = bracketGroups(r.InstructionSections)
 	switch {
 	case r.Title == "":
 		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
@@ -39,9 +113,10 @@ func fromSchemaNode(entry string, n map[string]any, base string) Recipe {
 	}
 	// Source and image addresses only when absolute: a relative one has
 	// no page to resolve against.
-	if u := str(n, "url", "mainEntityOfPage"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
+	if u := str(n, "url", "mainEntityOfPage", "isBasedOn"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
 		r.SourceURL = u
 	}
+	r.Description = withNotes(r.Description, commentTexts(n["comment"]))
 	if !strings.HasPrefix(r.ImageURL, "http://") && !strings.HasPrefix(r.ImageURL, "https://") {
 		r.ImageURL = ""
 	}

@@ -171,6 +171,14 @@ var variantExpect = map[string]struct {
 		Steps:       []string{"Brew the tea for 5 minutes.", "Stir in the honey and chill."},
 		Servings:    4,
 	}}},
+	"schema/recipesage json-ld": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Sesame Noodles",
+		Ingredients: []string{"## Sauce", "3 tbsp tahini", "2 tbsp soy sauce", "## Noodles", "250 g wheat noodles", "2 spring onions"},
+		Steps:       []string{"## Sauce", "Whisk the tahini and soy sauce with a little hot water.", "## Noodles", "Boil the noodles, drain and toss with the sauce."},
+		Servings:    2, Prep: 10, Total: 25, Categories: []string{"dinner", "quick"},
+		ImageURL: "https://cdn.recipesage.example/abc.jpg", SourceURL: "https://noodles.example.org/sesame",
+		DescriptionHas: "Add chilli oil to taste.", Unmapped: []string{"aggregateRating", "creditText"},
+	}}},
 	"schema/html in zip": {archive.FormatSchemaOrg, []expect{{
 		Title:       "Shakshuka",
 		Ingredients: []string{"4 eggs", "400 g tinned tomatoes", "1 red pepper", "1 tsp cumin"},

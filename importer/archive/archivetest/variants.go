@@ -37,6 +37,7 @@ func Variants() []Variant {
 		{"nextcloud/macos zip", "Cookbook folders zipped by macOS Finder: one top folder, __MACOSX/ resource forks and .DS_Store", nextcloudMacOS()},
 		{"schema/graph types array", "Yoast SEO and WordPress recipe plugins: @graph with WebPage and a Recipe typed [\"Recipe\",\"NewsArticle\"], ImageObject list, recipeYield [\"4\",\"4 servings\"], totalTime only, HowToSection", schemaGraph()},
 		{"schema/instructions text", "sites and apps writing recipeInstructions as one string with line breaks, HowToStep with name only, nested arrays", schemaInstructionText()},
+		{"schema/recipesage json-ld", "RecipeSage's JSON-LD export (recipeToJSONLD in its backend): group headings as \"[name]\" lines and as HowToSection objects with only a text, source address in isBasedOn, notes in comment[] named \"Author Notes\", creditText, labels in recipeCategory, prepTime free text when not convertible", recipeSageJSONLD()},
 		{"schema/html in zip", "a saved page or app HTML export: JSON-LD in <script type=application/ld+json> inside .html files of a zip", schemaHTMLZip()},
 		{"schema/json lines", "JSON Lines dumps (one schema.org Recipe per line), as scrapers and recipe-scrapers exports write them", schemaJSONLines()},
 		{"schema/gzipped json", "a JSON file of recipes gzipped (.json.gz)", schemaGzip()},
@@ -341,6 +342,17 @@ func schemaInstructionText() []byte {
 "recipeIngredient":["4 tea bags","1 l water","2 tbsp honey"],
 "recipeInstructions":[{"@type":"HowToStep","name":"Brew the tea for 5 minutes."},{"@type":"HowToStep","name":"Stir in the honey and chill."}]}]]`
 	return []byte(doc)
+}
+
+func recipeSageJSONLD() []byte {
+	return []byte(`[{"@context":"http://schema.org","@type":"Recipe","identifier":"3f1c","datePublished":"2023-04-01T12:00:00.000Z",
+"description":"Weeknight noodles","image":["https://cdn.recipesage.example/abc.jpg"],"name":"Sesame Noodles","prepTime":"10 minutes",
+"recipeIngredient":["[Sauce]","3 tbsp tahini","2 tbsp soy sauce","[Noodles]","250 g wheat noodles","2 spring onions"],
+"recipeInstructions":[{"@type":"HowToSection","text":"[Sauce]"},{"@type":"HowToStep","text":"Whisk the tahini and soy sauce with a little hot water."},
+ {"@type":"HowToSection","text":"[Noodles]"},{"@type":"HowToStep","text":"Boil the noodles, drain and toss with the sauce."}],
+"recipeYield":"2 bowls","totalTime":"PT25M","recipeCategory":["dinner","quick"],"creditText":"Auntie May","isBasedOn":"https://noodles.example.org/sesame",
+"comment":[{"@type":"Comment","name":"Author Notes","text":"Add chilli oil to taste."}],
+"aggregateRating":{"@type":"AggregateRating","ratingValue":"4","bestRating":"5"}}]`)
 }
 
 func schemaHTMLZip() []byte {
