@@ -174,12 +174,19 @@ func fromHTML(entry string, page []byte) (Recipe, bool) {
 	if err != nil || r.Via == "heuristic" || r.Title == "" {
 		return Recipe{}, false
 	}
+	// The page's properties with no place here, named as JSON-LD keys or
+	// microdata itemprops.
 	var un []string
+	for _, k := range schemaUnmapped {
+		if bytes.Contains(page, []byte(`"`+k+`"`)) || bytes.Contains(page, []byte(`itemprop="`+k+`"`)) {
+			un = append(un, k)
+		}
+	}
 	if len(r.Cuisines) > 0 {
-		un = append(un, "recipeCuisine")
+		un = appendOnce(un, "recipeCuisine")
 	}
 	if r.Author != "" {
-		un = append(un, "author")
+		un = appendOnce(un, "author")
 	}
 	return Recipe{Entry: entry, Recipe: r, Unmapped: un}, true
 }

@@ -183,7 +183,7 @@ var variantExpect = map[string]struct {
 		Title:       "Shakshuka",
 		Ingredients: []string{"4 eggs", "400 g tinned tomatoes", "1 red pepper", "1 tsp cumin"},
 		Steps:       []string{"Soften the pepper with the cumin.", "Add the tomatoes, make wells and crack in the eggs.", "Cover until the whites set."},
-		Servings:    2, Cook: 25, Total: 25, Categories: []string{"Breakfast"}, Image: archivetest.PNG(20),
+		Servings:    2, Cook: 25, Total: 25, Categories: []string{"Breakfast"}, Image: archivetest.PNG(20), Unmapped: []string{"nutrition"},
 	}}},
 	"schema/json lines": {archive.FormatSchemaOrg, []expect{{
 		Title: "Granola", Ingredients: []string{"300 g oats", "100 ml maple syrup"}, Steps: []string{"Mix and bake at 160 °C for 30 minutes."},

@@ -360,7 +360,7 @@ func schemaHTMLZip() []byte {
 <script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe","name":"Shakshuka","image":"shakshuka.webp",
 "recipeYield":"2","cookTime":"PT25M","recipeIngredient":["4 eggs","400 g tinned tomatoes","1 red pepper","1 tsp cumin"],
 "recipeInstructions":[{"@type":"HowToStep","text":"Soften the pepper with the cumin."},{"@type":"HowToStep","text":"Add the tomatoes, make wells and crack in the eggs."},{"@type":"HowToStep","text":"Cover until the whites set."}],
-"recipeCategory":"Breakfast"}</script></head><body><h1>Shakshuka</h1></body></html>`
+"recipeCategory":"Breakfast","nutrition":{"@type":"NutritionInformation","calories":"310 kcal"}}</script></head><body><h1>Shakshuka</h1></body></html>`
 	return Zip(
 		File{Name: "saved/Shakshuka.html", Data: []byte(page)},
 		File{Name: "saved/shakshuka.webp", Data: PNG(20), Store: true},
