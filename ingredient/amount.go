@@ -2,6 +2,7 @@ package ingredient
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -198,6 +199,19 @@ type reader struct {
 	// heading is set for a line that only names a section ("For 6-8 cocktails:").
 	heading bool
 	openers []int // see enclosingParen
+	// lang is 1 once the line is known to read as English, 2 once known not to (see englishLine).
+	lang uint8
+}
+
+// english reports whether the line reads as English, working it out once.
+func (r *reader) english() bool {
+	if r.lang == 0 {
+		r.lang = 2
+		if englishLine(r.p.toks) {
+			r.lang = 1
+		}
+	}
+	return r.lang == 1
 }
 
 func (r *reader) read() {
@@ -338,9 +352,14 @@ func (r *reader) readAmount(i int) (amount, int) {
 // countedNoun finds the words naming what a number without a unit counts, starting at token k: the
 // name that follows, without the describing words around it ("2 large eggs, beaten" → "eggs", "1
 // red onion" → "red onion", "1 large loaf brioche bread" → "loaf brioche bread"). Which of them
-// agrees with the number is the client's table's business.
+// agrees with the number is the client's table's business; a line in another language has none,
+// since the table is English (see englishLine). A noun after an article agrees with the article,
+// not the number: "½ a lemon" × 3 is "1½ a lemon".
 func (r *reader) countedNoun(k int) *Span {
 	p := &r.p
+	if p.isWord(k, "a", "an") || !r.english() {
+		return nil
+	}
 	var noun *Span
 	for n := k; n < k+4; n++ {
 		t := p.tok(n)
@@ -401,6 +420,9 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 	if isRatio(p.toks[i].text) {
 		return ReasonRatio
 	}
+	if isGrade(p.toks[i].text) {
+		return ReasonName // "41/50 shrimp"
+	}
 	prev := p.tok(i - 1)
 	after := p.tok(next)
 	// Numbered lists and notes: "1. 2 cups flour", "1) ...".
@@ -425,8 +447,8 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 			return ReasonReference
 		case prev.kind == tPunct && prev.text == "." && p.isWord(i-2, "no", "nr"):
 			return ReasonReference
-		case prev.kind == tWord && (prev.low == "à" || prev.low == "je" || prev.low == "pro" || prev.low == "per"):
-			return ReasonPerItem
+		case prev.kind == tWord && (prev.low == "à" || prev.low == "je" && i > 1 || prev.low == "pro" || prev.low == "per"):
+			return ReasonPerItem // "4 Filets à 150 g"; "je 1 TL Salz und Pfeffer" heads the line: 1 tsp of each, which scales
 		case prev.kind == tWord && (prev.low == "into" || prev.low == "in" && (a.unit == nil && cutWords[p.tokLow(next)] ||
 			a.unit != nil && (isDimensionKey(a.unit.Key) || a.unit.Key == unitPiece || a.unit.Key == unitSlice))):
 			return ReasonDimension // "cut into 6 pieces", "cut into 1-inch cubes", "cut in 4"
@@ -469,7 +491,12 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 			return ReasonName // "5-spice", "7-grain"
 		case after.kind == tWord && a.unit == nil && nameNumberWords[after.low]:
 			return ReasonName // "Chinese 5 spice"
+		case after.kind == tWord && a.unit == nil && (after.low == "count" || after.low == "ct"):
+			return ReasonName // a size grade: "shrimp (16/20 count)", "21/25 ct"
 		}
+	}
+	if r.inName(a, i, next) {
+		return ReasonName
 	}
 	// The equivalent of a temperature is one too: "80F (26C)".
 	if r.followsNever(i, ReasonTemperature) {
@@ -486,6 +513,62 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 	}
 	return ""
 }
+
+// inName reports whether a number without a unit is part of a name, in a line whose amount is
+// written elsewhere: a brand's or model's number after its capitalized name ("2 tbsp Hormel Cure 81",
+// "1/4 cup Heinz 57 sauce", "½ oz Bacardi 151"), or a fraction between the words of a name ("Lait
+// 1/2 écrémé : 25 cl", "500 ml de lait 1/2 écrémé", "Beurre 1/2 sel : 30 g"). A number after a word
+// that leads to an amount ("juice of 1/2 lemon", "plus 1 yolk", "alternativ 2 Möhren") is not one.
+func (r *reader) inName(a *amount, i, next int) bool {
+	p := &r.p
+	prev := p.tok(i - 1)
+	if a.unit != nil || a.max != nil || prev == nil || prev.kind != tWord || leadsToAmount(prev.low) ||
+		lookupUnit(prev.text, true) != "" || next != i+1 {
+		return false
+	}
+	after := p.tok(next)
+	if p.toks[i].frac {
+		return after != nil && after.kind == tWord && !leadsToAmount(after.low) && r.amountElsewhere(i)
+	}
+	// A brand: a capitalized word after the line's amount ("Eggs 2" is an amount) before a whole
+	// number that no capitalized word follows ("Mehl 2 Eier" counts eggs).
+	first, _ := utf8.DecodeRuneInString(prev.text)
+	return len(r.numbers) > 0 && p.toks[i].whole && unicode.IsUpper(first) &&
+		(after == nil || after.kind == tPunct || after.kind == tWord && after.text == after.low)
+}
+
+// amountElsewhere reports whether the line has an amount with a unit before token i, or one after
+// a colon later ("Lait 1/2 écrémé : 25 cl").
+func (r *reader) amountElsewhere(i int) bool {
+	for _, a := range r.amounts {
+		if a.unit != nil {
+			return true
+		}
+	}
+	p := &r.p
+	for k := i + 1; k+1 < len(p.toks); k++ {
+		if p.isPunct(k, ":") && p.toks[k+1].kind == tNum {
+			return true
+		}
+	}
+	return false
+}
+
+// leadsToAmount reports whether a word may stand right before an amount of the ingredient: a
+// connector, a preposition ("of", "de", "van"), an approximation or a lead word ("juice of").
+func leadsToAmount(w string) bool {
+	return connectors[w] || tailWords[w] || leadOfWords[w] || approxWords[w] || ofWords[w] || plusWords[w]
+}
+
+// ofWords introduce the size of what was counted: "4 zalmfilets van 150 g", "3 huevos de 60 g",
+// "1 confezione da 250 g", and in English "juice of 1 lime".
+var ofWords = setOf("of", "de", "d", "du", "des", "di", "da", "del", "della", "von", "vom", "van", "do", "dos",
+	"das", "z", "ze")
+
+// plusWords add or offer another amount, or approximate one, in the other languages of the corpus
+// ("und", "alternativ", "o", "environ"); the English ones are connectors, tail or approximation words.
+var plusWords = setOf("und", "oder", "alternativ", "et", "ou", "y", "o", "e", "en", "och", "i", "lub", "oraz",
+	"eller", "og", "env", "environ", "etwa")
 
 // packageSize reports whether the amount at token i is the size of each package or piece,
 // written between a count and the item: "1 (28 ounce) can", "1 15-ounce can", "2 10 oz packages",
@@ -508,8 +591,10 @@ func (r *reader) packageSize(a *amount, i int) bool {
 		if p.isPunct(j, "-", "–", ",") {
 			j--
 		}
+		described := false
 		for j >= 0 && p.toks[j].kind == tWord && (isSizeWord(p.toks[j].low) || descriptors[p.toks[j].low]) {
 			j--
+			described = true
 		}
 		if j >= 0 && p.toks[j].kind == tWord && isContainer(p.toks[j].text) {
 			j--
@@ -519,17 +604,40 @@ func (r *reader) packageSize(a *amount, i int) bool {
 			return r.countEndsAt(j)
 		}
 		if r.bareCountEndsAt(j) {
-			return true
+			// "2 (6 oz) salmon fillets" gives each piece's size; after the words that describe
+			// the pieces, the weight is that of them all ("6 medium (about 2 lb) potatoes", "16
+			// whole (227 grams) graham crackers"), unless a package follows ("1 large (28 oz) can").
+			if !described || a.unit == nil || !measureUnits[a.unit.Key] {
+				return true
+			}
+			end := p.closeParen(open)
+			return end > 0 && end < len(p.toks) && p.toks[end].kind == tWord && isContainer(p.toks[end].text)
 		}
-		// "1 can tomato sauce (15 oz)": a bare measure in parentheses after a counted container.
-		if n := len(r.amounts); n > 0 && r.amounts[n-1].unit != nil && isContainer(p.line[r.amounts[n-1].unit.Start:r.amounts[n-1].unit.End]) &&
-			a.unit != nil && measureUnits[a.unit.Key] && open == i-1 && p.closeParen(open) == a.unitEnd+1 {
-			return true
+		// "1 can tomato sauce (15 oz)", "1 boîte de tomates pelées (400 g)": a bare measure in
+		// parentheses after a counted container, before any other number.
+		if n := len(r.amounts); n > 0 && r.countedContainer(&r.amounts[n-1]) && r.numbers[len(r.numbers)-1].Start == r.amounts[n-1].start &&
+			a.unit != nil && measureUnits[a.unit.Key] && (open == i-1 || open == i-2 && ofWords[p.toks[i-1].low]) &&
+			p.closeParen(open) == a.unitEnd+1 {
+			return true // also "2 latas de atún (de 80 g)"
 		}
 		return false
 	}
 	// An equivalent of a package size: "1 15-ounce (425 g) can", "1 (15-ounce/425 g) can".
 	return r.followsNever(i, ReasonPackage)
+}
+
+// countedContainer reports whether an amount counts packages: its unit is one ("1 can"), or, in a
+// language whose package words are not units, the word after it ("1 boîte", "1 blik", "1 lata").
+func (r *reader) countedContainer(a *amount) bool {
+	p := &r.p
+	if a.unit != nil {
+		return isContainer(p.line[a.unit.Start:a.unit.End])
+	}
+	k := a.tokEnd
+	for k < len(p.toks) && p.toks[k].kind == tWord && isSizeWord(p.toks[k].low) {
+		k++
+	}
+	return k < len(p.toks) && p.toks[k].kind == tWord && isContainer(p.toks[k].text)
 }
 
 // sizeAfterCount reports a measure right after a bare count, maybe after size words: "1 large
@@ -660,7 +768,20 @@ func (r *reader) perItem(a *amount, i int) Reason {
 			return ReasonRate
 		}
 	}
-	if open, in := r.enclosingParen(i); in && r.parenHas(open, "each", "apiece", "à", "ea", "per", "chacun", "chacune", "ciascuno", "ciascuna", "cada", "je") {
+	// "4 zalmfilets van 150 g", "3 huevos de 60 g", "2 latas de 400 g": a measure introduced by "of"
+	// after things counted without a unit is the size of each.
+	if a.unit != nil && measureUnits[a.unit.Key] && i >= 3 && p.toks[i-1].kind == tWord && ofWords[p.toks[i-1].low] &&
+		len(r.amounts) > 0 && r.amounts[len(r.amounts)-1].unit == nil && r.numbers[len(r.numbers)-1].Start == r.amounts[len(r.amounts)-1].start {
+		last := r.amounts[len(r.amounts)-1]
+		words := true
+		for k := last.tokEnd; k < i-1; k++ {
+			words = words && p.toks[k].kind == tWord
+		}
+		if words && last.tokEnd < i-1 {
+			return ReasonPerItem
+		}
+	}
+	if open, in := r.enclosingParen(i); in && r.parenHas(open, "each", "apiece", "à", "ea", "per", "chacun", "chacune", "ciascuno", "ciascuna", "cada", "je", "po", "styck") {
 		return ReasonPerItem
 	}
 	// "each" after the amount: the size of each of the items counted before ("4 steaks, about
@@ -770,15 +891,27 @@ func (r *reader) parenHas(open int, words ...string) bool {
 
 // isRatio reports whether a number token is a ratio such as "90/10", not a fraction.
 func isRatio(text string) bool {
-	slash := strings.IndexAny(text, "/⁄")
-	if slash <= 0 {
-		return false
-	}
-	num, den := text[:slash], strings.TrimLeft(text[slash:], "/⁄")
-	if len(num) != len(den) && len(num) < len(den) {
+	num, den, ok := slashParts(text)
+	if !ok || len(num) != len(den) && len(num) < len(den) {
 		return false
 	}
 	return atoiSmall(num) >= atoiSmall(den)
+}
+
+// isGrade reports whether a number token is a size grade such as "16/20" or "41/50" (shrimp per
+// pound): two numbers of two digits or more around a slash, which no cook writes as a fraction.
+func isGrade(text string) bool {
+	num, den, ok := slashParts(text)
+	return ok && atoiSmall(num) >= 10 && atoiSmall(den) >= 10
+}
+
+// slashParts splits "90/10" or "1⁄2" at its slash.
+func slashParts(text string) (num, den string, ok bool) {
+	slash := strings.IndexAny(text, "/⁄")
+	if slash <= 0 {
+		return "", "", false
+	}
+	return text[:slash], strings.TrimLeft(text[slash:], "/⁄"), true
 }
 
 func atoiSmall(s string) int {
@@ -824,7 +957,7 @@ func isContainer(w string) bool {
 
 // referenceWords are words before a number that make it a reference, not an amount.
 var referenceWords = setOf("note", "notes", "step", "steps", "recipe", "page", "footnote", "mark", "size",
-	"type", "tipo", "number", "no", "nr", "nº", "photo", "version", "day", "week", "serves", "makes", "yield",
+	"type", "typ", "tipo", "number", "no", "nr", "nº", "photo", "version", "day", "week", "serves", "makes", "yield",
 	"yields", "servings", "feeds")
 
 var temperatureWords = setOf("degrees", "degree", "deg", "fahrenheit", "celsius", "grad", "degrés", "gradi", "grados")
@@ -865,4 +998,7 @@ var nameNumberWords = setOf("spice", "spices", "up", "grain", "grains", "倍")
 // ("1 Dose (400 g) Tomaten", "1 boîte (400 g)").
 var foreignContainers = setOf("dose", "dosen", "glas", "gläser", "packung", "packungen", "päckchen", "pck",
 	"becher", "flasche", "beutel", "boîte", "boîtes", "conserve", "sachet", "pot", "barattolo", "lattina",
-	"confezione", "vasetto", "scatola", "lata", "latas", "bote", "paquete", "sobre", "blik", "pak", "zak", "pakje")
+	"confezione", "vasetto", "scatola", "lata", "latas", "bote", "paquete", "sobre", "blik", "pak", "zak", "pakje",
+	"blikken", "pakken", "potje", "bakje", "brique", "paquet", "bocal", "barquette", "confezioni", "busta",
+	"scatoletta", "tarro", "pacote", "caixa", "burk", "burkar", "paket", "förp", "opakowanie", "opakowania",
+	"puszka", "puszki", "słoik", "słoiki", "torebka", "dåse", "pakke", "boks")

@@ -45,6 +45,29 @@ func TestReadAmountsReasons(t *testing.T) {
 		{"1 13.5 – ounce can coconut milk", []string{"1+", "13.5 package-size"}},
 		{"4 portions sea bass", []string{"4+"}},
 		{"Sauce (4 servings)", []string{"4 reference"}},
+		{"6 medium (about 2 lb) potatoes", []string{"6+", "2+"}},
+		{"16 whole (227 grams) graham crackers", []string{"16+", "227+"}},
+		{"1 large (28 oz) can tomatoes", []string{"1+", "28 package-size"}},
+		{"2 (6 oz) salmon fillets", []string{"2+", "6 package-size"}},
+		{"1 boîte de tomates pelées (400 g)", []string{"1+", "400 package-size"}},
+		{"1 opakowanie (200 g) serka", []string{"1+", "200 package-size"}},
+		{"4 zalmfilets van 150 g", []string{"4+", "150 per-item"}},
+		{"3 huevos de 60 g", []string{"3+", "60 per-item"}},
+		{"je 1 TL Salz und Pfeffer", []string{"1+"}},
+		{"4 Filets je 150 g", []string{"4+", "150 per-item"}},
+		{"1 pound shrimp (16/20 count)", []string{"1+", "16/20 name"}},
+		{"2 tbsp Hormel Cure 81", []string{"2+", "81 name"}},
+		{"1/4 cup Heinz 57 sauce", []string{"1/4+", "57 name"}},
+		{"Eggs 2", []string{"2+"}},
+		{"1 Bund Suppengemüse (alternativ 2 Möhren)", []string{"1+", "2+"}},
+		{"500 g mąki typ 650", []string{"500+", "650 reference"}},
+		{"Lait 1/2 écrémé : 25 cl", []string{"1/2 name", "25+"}},
+		{"500 ml de lait 1/2 écrémé", []string{"500+", "1/2 name"}},
+		{"zest of 1/2 lemon", []string{"1/2+"}},
+		{"1 cup milk plus 1/2 lemon", []string{"1+", "1/2+"}},
+		{"1 pound 41/50 shrimp", []string{"1+", "41/50 name"}},
+		{"2 latas de atún (de 80 g)", []string{"2+", "80 package-size"}},
+		{"2 puszki pomidorów (po 400 g)", []string{"2+", "400 per-item"}},
 	}
 	for _, tt := range tests {
 		rd := ReadAmounts(tt.line)
@@ -185,5 +208,39 @@ func BenchmarkMemoDescribe(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		m.Describe(lines[i%len(lines)])
+	}
+}
+
+// TestCountedNounOnlyInEnglish: the client's singular/plural table is English, so only a line that
+// reads as English names a counted noun; "½ a lemon" agrees with its article, not its number.
+func TestCountedNounOnlyInEnglish(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line, noun string
+	}{
+		{"1 orange, zested", "orange"},
+		{"2 large eggs", "eggs"},
+		{"1 orange sanguine", ""},
+		{"1 Avocado, reif", ""},
+		{"Succo di 1 lime", ""},
+		{"1 rijpe avocado", ""},
+		{"1 lime, saften", ""},
+		{"1 banana madura", ""},
+		{"½ a lemon, juiced", ""},
+		{"2 bananas (I like them spotty)", "bananas"},
+		{"2 med onions", "med onions"},
+		{"2 petite sirloin steaks", "petite sirloin steaks"},
+		{"1 avocado, in blokjes", ""},
+	}
+	for _, tt := range tests {
+		var got string
+		for _, a := range Describe(tt.line).Amounts {
+			if a.Noun != nil {
+				got = string(utf16.Decode(utf16.Encode([]rune(tt.line))[a.Noun.Start:a.Noun.End]))
+			}
+		}
+		if got != tt.noun {
+			t.Errorf("%q: noun %q, want %q", tt.line, got, tt.noun)
+		}
 	}
 }

@@ -3941,7 +3941,7 @@ export interface components {
              * @enum {string}
              */
             maxStyle?: "integer" | "decimal" | "decimal-comma" | "ascii-fraction" | "hyphen-fraction" | "fraction-slash" | "unicode" | "unicode-spaced";
-            /** @description For a number without a unit, the words naming what it counts ("2 large eggs" → "eggs", "1 large loaf brioche bread" → "loaf brioche bread"); the last of them that has a singular and a plural form may take the other form when the scaled amount crosses 1. */
+            /** @description For a number without a unit, the words naming what it counts ("2 large eggs" → "eggs", "1 large loaf brioche bread" → "loaf brioche bread"); the last of them that has a singular and a plural form may take the other form when the scaled amount crosses 1. Given only in a line that reads as English, since the forms are English ("1 orange sanguine" has none), and not after an article ("½ a lemon"). */
             noun?: {
                 end: number;
                 start: number;

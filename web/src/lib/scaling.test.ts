@@ -119,8 +119,10 @@ describe('scaleIngredient', () => {
   it('inflects the last word of a counted name that the table knows', () => {
     const ing = { text: '1 large loaf brioche bread', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 8, end: 26 } } as IngredientAmount] };
     expect(scaleIngredient(ing, 2)).toBe('2 large loaves brioche bread');
-    const unknown = { text: '1 salmon steak', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 14 } } as IngredientAmount] };
-    expect(scaleIngredient(unknown, 2)).toBe('2 salmon steak');
+    const unknown = { text: '1 small kohlrabi', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 8, end: 16 } } as IngredientAmount] };
+    expect(scaleIngredient(unknown, 2)).toBe('2 small kohlrabi');
+    const added = { text: '1 salmon steak', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 14 } } as IngredientAmount] };
+    expect(scaleIngredient(added, 2)).toBe('2 salmon steaks');
   });
 
   it('makes each unit of a range written with two agree with its own number', () => {

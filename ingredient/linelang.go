@@ -1,0 +1,101 @@
+package ingredient
+
+// The client's singular/plural table is English ("1 orange" → "2 oranges"), so the reader gives a
+// counted noun only in a line that reads as English: "1 orange sanguine", "1 avocado maturo" or
+// "Succo di 1 lime" keep their words as written at any servings, since an English "s" on a French,
+// Italian or Swedish word is wrong and those languages inflect by rules the table does not know.
+
+// lineWords are frequent words of ingredient lines that only one language uses: articles and
+// prepositions, the words for juice, zest and ripe, the pieces a food is cut into, and common
+// describing words. They are folded as the line's words are (lower case, no accents, "blokjes" →
+// "blokje"). Measures come from each language's measure list in data/roles.txt. Words that English
+// lines use too ("as", "no", "do", "i", "per", "non", "mature", "med" for medium, "store", "petite") are left out:
+// they tell nothing.
+var lineWords = map[string][]string{
+	"en": {"the", "of", "and", "or", "with", "for", "plus", "about", "into", "to", "taste", "each",
+		"juice", "zest", "ripe", "fresh", "large", "small", "medium", "whole", "optional",
+		"chopped", "sliced", "diced", "minced", "peeled", "cut", "halved", "juiced", "zested",
+		"cup", "teaspoon", "tablespoon", "ounce", "pound", "can", "package", "bunch", "clove"},
+	"de": {"und", "oder", "mit", "der", "die", "das", "vom", "von", "zum", "zur", "für", "nach", "etwas", "belieben",
+		"saft", "abrieb", "schale", "reif", "reife", "reifer", "frisch", "frische", "groß", "große", "klein", "kleine",
+		"gehackt", "gewürfelt", "geschält", "halbiert", "geviertelt", "unbehandelt",
+		"würfel", "scheiben", "streifen", "stücke", "ringe", "spalten"},
+	"fr": {"de", "du", "des", "d", "la", "le", "les", "et", "ou", "avec", "pour",
+		"jus", "zeste", "mûr", "mûre", "traité", "traitée", "sanguine", "frais", "fraîche", "gros", "grosse",
+		"haché", "hachée", "coupé", "coupée", "pelé", "pelée", "moyen", "moyenne", "entier", "entière",
+		"tranches", "lamelles", "rondelles", "morceaux", "quartiers"},
+	"es": {"de", "del", "la", "el", "los", "las", "y", "con", "para", "gusto",
+		"zumo", "jugo", "ralladura", "maduro", "madura", "grande", "pequeño", "pequeña", "mediano", "mediana",
+		"picado", "picada", "pelado", "pelada", "fresco", "fresca", "cortado", "cortada",
+		"dados", "tiras", "rodajas", "trozos", "gajos"},
+	"it": {"di", "del", "della", "dello", "dei", "degli", "delle", "e", "con", "qb",
+		"succo", "scorza", "maturo", "matura", "maturi", "grande", "grandi", "piccolo", "piccola",
+		"medio", "media", "medie", "tritato", "tritata", "fresco", "fresca", "biologico", "trattato", "trattata",
+		"cubetti", "fette", "rondelle", "listarelle", "pezzi", "spicchi"},
+	"nl": {"van", "het", "een", "en", "met", "voor",
+		"sap", "rasp", "rijp", "rijpe", "grote", "groot", "kleine", "klein", "verse", "vers",
+		"gesnipperd", "gehakt", "fijngesneden", "geperst",
+		"blokjes", "reepjes", "plakjes", "ringen", "stukjes", "schijfjes", "partjes"},
+	"pt": {"de", "da", "das", "dos", "e", "com", "para", "gosto",
+		"suco", "sumo", "raspas", "maduro", "madura", "nanica", "prata", "grande", "média", "médio",
+		"pequeno", "pequena", "picado", "picada",
+		"cubos", "fatias", "rodelas", "pedaços", "gomos"},
+	"sv": {"och", "till", "av",
+		"saft", "saften", "skal", "skalet", "mogen", "mogna", "stor", "stora", "liten", "små",
+		"hackad", "hackade", "riven", "rivet", "färsk", "färska", "pressad",
+		"tärningar", "skivor", "strimlor", "bitar", "klyftor"},
+	"pl": {"z", "ze", "lub", "smaku",
+		"sok", "skórka", "dojrzały", "dojrzała", "duży", "duża", "mały", "mała",
+		"posiekany", "posiekana", "świeży", "świeża",
+		"kostkę", "plastry", "paski", "kawałki"},
+	"da": {"og", "til", "af", "saft", "skal", "moden", "modne", "stor", "lille", "små", "hakket", "revet", "frisk", "friske"},
+	"no": {"og", "til", "av", "saft", "skall", "moden", "modne", "stor", "liten", "små", "hakket", "revet", "fersk", "ferske"},
+}
+
+// lineLangs maps a folded word to the languages it marks, as bits in lineLangOrder order.
+var lineLangOrder = []string{"en", "de", "fr", "es", "it", "nl", "pt", "sv", "pl", "da", "no"}
+
+var lineLangs = func() map[string]uint16 {
+	m := map[string]uint16{}
+	for i, lang := range lineLangOrder {
+		for _, w := range lineWords[lang] {
+			m[foldWord(w)] |= 1 << i // folded as the line's words are: "blokjes" is "blokje"
+		}
+	}
+	return m
+}()
+
+// englishLine reports whether the words of a line read as English: no other language has more of
+// its own words in it than English has. A line without any telling word is English, the language
+// of the client's table; a name borrowed from another language ("2 cups pico de gallo", "1 cup
+// crème fraîche") is outweighed by the English words around it.
+func englishLine(toks []token) bool {
+	var counts [16]int
+	for _, t := range toks {
+		if t.kind != tWord {
+			continue
+		}
+		w := foldWord(t.text)
+		bits := lineLangs[w]
+		for i := 1; i < len(lineLangOrder); i++ {
+			if lx := lexicons[lineLangOrder[i]]; lx != nil && len(w) > 1 && lx.exact[classMeasure][w] != nil && unitWords[w] == "" {
+				bits |= 1 << i // "cucharada", "eetlepel", "msk"; not "g" or "ml", which English writes too
+			}
+		}
+		if bits&1 != 0 {
+			counts[0]++
+			continue // a word English shares tells nothing against it
+		}
+		for i := 1; bits != 0 && i < len(lineLangOrder); i++ {
+			if bits&(1<<i) != 0 {
+				counts[i]++
+			}
+		}
+	}
+	for i := 1; i < len(lineLangOrder); i++ {
+		if counts[i] > counts[0] {
+			return false
+		}
+	}
+	return true
+}
