@@ -26,6 +26,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding/charmap"
+
 	"larder/importer/extract"
 )
 
@@ -129,9 +131,9 @@ func Open(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 		}
 		return z.detect()
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
-		// One gzipped JSON recipe: Paprika's single-recipe export
-		// (.paprikarecipe).
-		return openPaprikaRecipe(r, size, lim)
+		// Gzipped JSON: Paprika's single-recipe export (.paprikarecipe),
+		// or any JSON document of recipes gzipped (.json.gz).
+		return openGzip(r, size, lim)
 	case looksLikeJSON(head):
 		if size > lim.MaxDocumentBytes {
 			return nil, fmt.Errorf("%w: a JSON file of %d MB (at most %d MB)", ErrTooLarge, size>>20, lim.MaxDocumentBytes>>20)
@@ -158,6 +160,9 @@ type zipArchive struct {
 	zr    *zip.Reader
 	lim   Limits
 	files []*zip.File // regular files with safe names, in archive order
+	// fileNames are the files' names as read: UTF-8, "/"-separated,
+	// cleaned (see entryName).
+	fileNames []string
 	// unsafe are entries whose names leave the archive; they are reported,
 	// never read.
 	unsafe []string
@@ -207,18 +212,40 @@ func checkZip(zr *zip.Reader, lim Limits) (*zipArchive, error) {
 			return nil, fmt.Errorf("%w: entry %q is compressed %d to 1 (a zip bomb?)", ErrTooLarge, clipName(f.Name),
 				f.UncompressedSize64/max(f.CompressedSize64, 1))
 		}
-		if !safeName(f.Name) {
-			z.unsafe = append(z.unsafe, clipName(f.Name))
+		raw := entryName(f.Name)
+		if !safeName(raw) {
+			z.unsafe = append(z.unsafe, clipName(raw))
 			continue
 		}
-		name := strings.TrimPrefix(path.Clean(f.Name), "./")
+		name := strings.TrimPrefix(path.Clean(raw), "./")
 		if ignoredName(name) {
 			continue
 		}
 		z.files = append(z.files, f)
+		z.fileNames = append(z.fileNames, name)
 		z.byName[name] = f
 	}
 	return z, nil
+}
+
+// entryName reads an entry's name as the tool that wrote the zip meant it.
+// A name that is not UTF-8 is in the zip format's original code page,
+// IBM 437, which Windows' own zip tools still write (macOS writes UTF-8
+// without saying so, which Go reads as it is). Windows tools that predate
+// the format's rule (.NET before 4.6.1, some backup apps) separate folders
+// with backslashes; a name with no forward slash has its backslashes read
+// as separators. The name is then checked like any other: "..\x" leaves the
+// archive just as "../x" does.
+func entryName(name string) string {
+	if !utf8.ValidString(name) {
+		if s, err := charmap.CodePage437.NewDecoder().String(name); err == nil {
+			name = s
+		}
+	}
+	if !strings.Contains(name, "/") {
+		name = strings.ReplaceAll(name, "\\", "/")
+	}
+	return name
 }
 
 // safeName reports a relative entry name that stays inside the archive.
@@ -273,13 +300,7 @@ func (z *zipArchive) read(f *zip.File, max int64) ([]byte, error) {
 func (z *zipArchive) file(name string) *zip.File { return z.byName[path.Clean(name)] }
 
 // names returns the cleaned names of the readable entries, in order.
-func (z *zipArchive) names() []string {
-	out := make([]string, len(z.files))
-	for i, f := range z.files {
-		out[i] = strings.TrimPrefix(path.Clean(f.Name), "./")
-	}
-	return out
-}
+func (z *zipArchive) names() []string { return z.fileNames }
 
 // unsafeEntries yields a failed entry for each name that leaves the archive.
 func (z *zipArchive) unsafeEntries(yield func(Recipe) bool) bool {
@@ -333,10 +354,12 @@ func (z *zipArchive) detect() (*Archive, error) {
 		return z.paprika(), nil
 	case isTandoor(z, names):
 		return z.tandoor(), nil
-	case z.isTandoorRecipe():
-		return z.tandoorSingle(), nil
+	case z.isTandoorFolders():
+		return z.tandoorFolders(), nil
 	case isMealieExport(names):
 		return z.mealieExport(), nil
+	case z.isMealieFlat():
+		return z.mealieFlatExport(), nil
 	case isNextcloud(names):
 		return z.nextcloud(), nil
 	}

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/google/uuid"
@@ -42,6 +43,25 @@ func isMealieExport(names []string) bool {
 	return false
 }
 
+// isMealieFlat: Mealie 0.4 and older wrote recipes/<name>.json
+// (services/backups/exports.py), with the images apart in images/. Those names are common, so the first
+// such file must read as Mealie's: a slug and no schema.org type.
+func (z *zipArchive) isMealieFlat() bool {
+	for _, n := range z.names() {
+		if mealieFlatJSON(n) {
+			m, err := z.readObject(n)
+			_, slug := m["slug"]
+			_, typed := m["@type"]
+			return err == nil && slug && !typed
+		}
+	}
+	return false
+}
+
+func mealieFlatJSON(name string) bool {
+	return strings.HasSuffix(name, ".json") && path.Base(path.Dir(name)) == "recipes"
+}
+
 // mealieRecipeJSON matches recipes/<slug>/<slug>.json (with or without a
 // folder above, as unpacking and re-zipping adds one).
 func mealieRecipeJSON(name string) bool {
@@ -68,14 +88,39 @@ func (z *zipArchive) mealieExport() *Archive {
 	return z.perEntry(FormatMealie, mealieRecipeJSON, z.mealieExportRecipe)
 }
 
+func (z *zipArchive) mealieFlatExport() *Archive {
+	return z.perEntry(FormatMealie, mealieFlatJSON, z.mealieExportRecipe)
+}
+
 func (z *zipArchive) mealieExportRecipe(name string) Recipe {
 	m, err := z.readObject(name)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
 	rec := mealieRecipe(name, m, nil, "")
-	if rec.Err == nil {
+	if rec.Err != nil {
+		return rec
+	}
+	if mealieRecipeJSON(name) {
 		rec.Image = z.readImage(z.mealieImage(path.Dir(name) + "/images"))
+		return rec
+	}
+	// The flat layout: images/<slug>/original.* beside the recipes folder
+	// (0.4, services/image/image.py), or images/<slug>.<ext> (0.2 and 0.3,
+	// services/image_services.py).
+	images := path.Join(path.Dir(path.Dir(name)), "images")
+	slug := str(m, "slug")
+	if slug == "" || strings.ContainsAny(slug, "/\\") {
+		return rec
+	}
+	rec.Image = z.readImage(z.mealieImage(path.Join(images, slug)))
+	if rec.Image == nil {
+		for _, n := range z.inDir(images) {
+			if isImageName(n) && strings.TrimSuffix(path.Base(n), path.Ext(n)) == slug {
+				rec.Image = z.readImage(z.file(n))
+				break
+			}
+		}
 	}
 	return rec
 }
@@ -112,22 +157,26 @@ func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) R
 	if r.Title == "" {
 		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
 	}
-	r.Servings = extract.Servings(firstOf(m, "recipeServings", "recipe_servings"))
-	if r.Servings == nil {
-		r.Servings = extract.Servings(firstOf(m, "recipeYield", "recipe_yield", "recipeYieldQuantity"))
+	// Servings are the servings count, else (Mealie 2: "24" "cookies")
+	// the yield's quantity, else the number in the yield text (Mealie 1 and
+	// older); a count of 0 means "not given".
+	for _, k := range []string{"recipeServings", "recipe_servings", "recipeYieldQuantity", "recipe_yield_quantity", "recipeYield", "recipe_yield"} {
+		if r.Servings = extract.Servings(m[k]); r.Servings != nil {
+			break
+		}
 	}
 	r.PrepMinutes = extract.Minutes(firstOf(m, "prepTime", "prep_time"))
 	r.CookMinutes = extract.Minutes(firstOf(m, "cookTime", "cook_time", "performTime", "perform_time"))
 	r.TotalMinutes = extract.Minutes(firstOf(m, "totalTime", "total_time"))
 	ings, steps, noteRows := list(firstOf(m, "recipeIngredient", "recipe_ingredient")), list(firstOf(m, "recipeInstructions", "recipe_instructions")), list(m["notes"])
-	var units, foods map[string]string
+	lines := mealieLines{settings: obj(m["settings"])}
 	if db != nil {
 		ings, steps, noteRows = rows(db.ingredients[id]), rows(db.steps[id]), rows(db.notes[id])
-		units, foods = db.units, db.foods
+		lines = mealieLines{settings: db.settings[id], units: db.units, foods: db.foods}
 		r.Categories = append(r.Categories, db.categories[id]...)
 		r.Tags = append(r.Tags, db.tags[id]...)
 	}
-	r.IngredientSections = mealieIngredients(ings, units, foods)
+	r.IngredientSections = mealieSections(ings, lines.text)
 	r.InstructionSections = mealieSteps(steps)
 	var notes []string
 	for _, n := range noteRows {
@@ -158,33 +207,44 @@ func noteText(n map[string]any) string {
 	return title
 }
 
-// mealieIngredients reads ingredient objects. units and foods resolve the
-// ids of a backup's rows (nil for the export, whose objects are nested).
-func mealieIngredients(items []any, units, foods map[string]string) []extract.Section {
-	return mealieSections(items, func(it map[string]any) string { return mealieIngredientText(it, units, foods) })
+// mealieLines writes ingredient objects (the export's) or rows (the
+// backup's) as the lines Mealie shows.
+type mealieLines struct {
+	// settings are the recipe's settings (disableAmount), nil when unknown.
+	settings map[string]any
+	// units and foods are the backup's rows by id (nil for the export,
+	// whose ingredients nest them).
+	units, foods map[string]map[string]any
 }
 
-// mealieIngredientText is the line Mealie shows: its own display text when
-// stored, else the original text, else quantity, unit, food and note.
-func mealieIngredientText(it map[string]any, units, foods map[string]string) string {
+// text is the line Mealie shows: its own display text when stored, else
+// the original text, else the line written by Mealie's rules
+// (frontend use-recipe-ingredients.ts): with amounts disabled (the recipe
+// setting, on for recipes whose lines were never parsed) only the note,
+// which holds the whole line; otherwise quantity, unit (plural above one),
+// food (plural above one or without quantity) and note.
+func (l mealieLines) text(it map[string]any) string {
 	if d := str(it, "display"); d != "" {
-		return d
+		return plainFractions(d)
 	}
 	if o := str(it, "originalText", "original_text"); o != "" {
 		return o
 	}
+	unit := l.row(it["unit"], l.units, it["unit_id"])
+	food := l.row(it["food"], l.foods, it["food_id"])
+	if l.amountsDisabled(it, food) {
+		return str(it, "note")
+	}
+	q, _ := number(it["quantity"])
 	var parts []string
-	disable, _ := firstOf(it, "disableAmount", "disable_amount").(bool)
-	if !disable {
-		if q, ok := it["quantity"].(float64); ok && q > 0 {
-			parts = append(parts, trimFloat(q))
-		}
-		if u := nameOf(it["unit"], units, it["unit_id"]); u != "" {
+	if q > 0 {
+		parts = append(parts, trimFloat(q))
+		if u := pluralName(unit, q > 1); u != "" {
 			parts = append(parts, u)
 		}
-		if f := nameOf(it["food"], foods, it["food_id"]); f != "" {
-			parts = append(parts, f)
-		}
+	}
+	if f := pluralName(food, q == 0 || q > 1); f != "" {
+		parts = append(parts, f)
 	}
 	if n := str(it, "note"); n != "" {
 		parts = append(parts, n)
@@ -192,15 +252,58 @@ func mealieIngredientText(it map[string]any, units, foods map[string]string) str
 	return strings.Join(parts, " ")
 }
 
-// nameOf reads a nested {name} object, or a row id looked up in byID.
-func nameOf(nested any, byID map[string]string, id any) string {
-	if o := obj(nested); o != nil {
-		return str(o, "name")
+// amountsDisabled: the ingredient's own flag (disableAmount, or isFood
+// false) when it has one, else the recipe's setting, else, as Mealie
+// decides when neither is stored, whether the line names no food.
+func (l mealieLines) amountsDisabled(it, food map[string]any) bool {
+	if d, ok := firstOf(it, "disableAmount", "disable_amount").(bool); ok {
+		return d
 	}
-	if s, ok := id.(string); ok && byID != nil {
+	if f, ok := firstOf(it, "isFood", "is_food").(bool); ok {
+		return !f
+	}
+	if d, ok := firstOf(l.settings, "disableAmount", "disable_amount").(bool); ok {
+		return d
+	}
+	return food == nil
+}
+
+// row reads a nested unit or food object, or a backup's row by its id.
+func (l mealieLines) row(nested any, byID map[string]map[string]any, id any) map[string]any {
+	if o := obj(nested); o != nil {
+		return o
+	}
+	if s, ok := id.(string); ok {
 		return byID[normID(s)]
 	}
-	return ""
+	return nil
+}
+
+func pluralName(o map[string]any, plural bool) string {
+	if plural {
+		if p := str(o, "pluralName", "plural_name"); p != "" {
+			return p
+		}
+	}
+	return str(o, "name")
+}
+
+// mealieFraction is how Mealie's server writes a fraction in display
+// texts: superscript numerator, "/", subscript denominator ("2 ¹/₂ cups").
+var mealieFraction = regexp.MustCompile(`([⁰¹²³⁴⁵⁶⁷⁸⁹]+)/([₀₁₂₃₄₅₆₇₈₉]+)`)
+
+var (
+	superscripts = strings.NewReplacer("⁰", "0", "¹", "1", "²", "2", "³", "3", "⁴", "4", "⁵", "5", "⁶", "6", "⁷", "7", "⁸", "8", "⁹", "9")
+	subscripts   = strings.NewReplacer("₀", "0", "₁", "1", "₂", "2", "₃", "3", "₄", "4", "₅", "5", "₆", "6", "₇", "7", "₈", "8", "₉", "9")
+)
+
+// plainFractions writes Mealie's fractions with plain digits ("2 1/2
+// cups"), as a line is typed and read by the ingredient parser.
+func plainFractions(s string) string {
+	return mealieFraction.ReplaceAllStringFunc(s, func(f string) string {
+		m := mealieFraction.FindStringSubmatch(f)
+		return superscripts.Replace(m[1]) + "/" + subscripts.Replace(m[2])
+	})
 }
 
 func mealieSteps(items []any) []extract.Section {
@@ -229,7 +332,11 @@ func mealieSections(items []any, text func(map[string]any) string) []extract.Sec
 // sections builds named sections of lines.
 type sections struct{ out []extract.Section }
 
+// section starts a group; a group left without lines gives way to it.
 func (b *sections) section(name string) {
+	if n := len(b.out); n > 0 && len(b.out[n-1].Items) == 0 {
+		b.out = b.out[:n-1]
+	}
 	b.out = append(b.out, extract.Section{Name: strings.TrimSpace(name)})
 }
 
@@ -315,7 +422,8 @@ func (z *zipArchive) mealieBackup() (*Archive, error) {
 type mealieTables struct {
 	ingredients, steps, notes map[string][]map[string]any
 	categories, tags          map[string][]string
-	units, foods              map[string]string
+	units, foods              map[string]map[string]any
+	settings                  map[string]map[string]any // recipe_settings by recipe
 }
 
 func newMealieTables(t map[string]any) *mealieTables {
@@ -323,8 +431,9 @@ func newMealieTables(t map[string]any) *mealieTables {
 		ingredients: byRecipe(t["recipes_ingredients"]),
 		steps:       byRecipe(t["recipe_instructions"]),
 		notes:       byRecipe(t["notes"]),
-		units:       idNames(t["ingredient_units"]),
-		foods:       idNames(t["ingredient_foods"]),
+		units:       idRows(t["ingredient_units"], "id"),
+		foods:       idRows(t["ingredient_foods"], "id"),
+		settings:    idRows(t["recipe_settings"], "recipe_id"),
 	}
 	db.categories = joinNames(t["recipes_to_categories"], "category_id", idNames(t["categories"]))
 	db.tags = joinNames(t["recipes_to_tags"], "tag_id", idNames(t["tags"]))
@@ -354,6 +463,17 @@ func sortByPosition(rs []map[string]any) {
 			rs[j], rs[j-1] = rs[j-1], rs[j]
 		}
 	}
+}
+
+// idRows indexes rows by the id in their column key.
+func idRows(rows any, key string) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, r := range list(rows) {
+		if m := obj(r); m != nil {
+			out[normID(str(m, key))] = m
+		}
+	}
+	return out
 }
 
 func idNames(rows any) map[string]string {

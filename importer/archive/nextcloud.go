@@ -14,9 +14,12 @@ import (
 // folder is preferred to the image address, which points to the Nextcloud
 // server the export came from.
 
+// isNextcloud: a folder's recipe.json, or one at the top when a single
+// recipe folder's contents were zipped (Tandoor's recipe.json, the other
+// format of that name, is told apart before by its steps).
 func isNextcloud(names []string) bool {
 	for _, n := range names {
-		if path.Base(n) == "recipe.json" && strings.Contains(n, "/") {
+		if path.Base(n) == "recipe.json" {
 			return true
 		}
 	}
@@ -27,6 +30,11 @@ func (z *zipArchive) nextcloud() *Archive {
 	return z.perEntry(FormatNextcloud, func(n string) bool { return path.Base(n) == "recipe.json" }, z.nextcloudRecipe)
 }
 
+// nextcloudPhotos are the names Cookbook gives the full-size photo, the
+// first one found is taken (upper-case extensions too: a folder copied
+// through another system may have them renamed).
+var nextcloudPhotos = []string{"full.jpg", "full.jpeg", "full.png", "full.webp"}
+
 func (z *zipArchive) nextcloudRecipe(name string) Recipe {
 	m, err := z.readObject(name)
 	if err != nil {
@@ -35,19 +43,24 @@ func (z *zipArchive) nextcloudRecipe(name string) Recipe {
 	if _, ok := m["@type"]; !ok {
 		m["@type"] = "Recipe" // older versions leave it out
 	}
-	rec := fromSchemaNode(name, m)
+	rec := fromSchemaNode(name, m, entryURL(name))
 	if rec.Err != nil {
 		return rec
 	}
-	dir := path.Dir(name)
-	for _, img := range []string{"full.jpg", "full.jpeg", "full.png", "full.webp"} {
-		if f := z.file(path.Join(dir, img)); f != nil {
-			rec.Image = z.readImage(f)
+	photos := map[string]string{}
+	for _, n := range z.inDir(path.Dir(name)) {
+		photos[strings.ToLower(path.Base(n))] = n
+	}
+	for _, img := range nextcloudPhotos {
+		if n, ok := photos[img]; ok {
+			rec.Image = z.readImage(z.file(n))
 			break
 		}
 	}
 	if rec.Image != nil {
 		rec.Recipe.ImageURL = ""
+	} else {
+		z.localImage(&rec)
 	}
 	return rec
 }

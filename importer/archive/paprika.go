@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"larder/importer/extract"
@@ -19,9 +20,10 @@ import (
 // ingredients (one text, a line each), directions (one text, steps
 // separated by blank lines or numbers), notes, servings, prep_time,
 // cook_time and total_time (text: "10 mins"), source, source_url,
-// categories (names), photo_data (the photo, base64-encoded JPEG) and
-// image_url, with nutritional_info, difficulty, rating and photos that have
-// no place here.
+// categories (names), photo_data (the photo, base64-encoded JPEG; null
+// when the photo was added to the gallery, photos[].data, instead) and
+// image_url, with nutritional_info, difficulty, rating and further photos
+// that have no place here.
 
 var paprikaUnmapped = []string{"nutritional_info", "difficulty", "rating", "photos", "on_favorites", "in_trash"}
 
@@ -29,9 +31,10 @@ func (z *zipArchive) paprika() *Archive {
 	return z.perEntry(FormatPaprika, func(n string) bool { return strings.HasSuffix(strings.ToLower(n), ".paprikarecipe") }, z.paprikaRecipe)
 }
 
-// openPaprikaRecipe opens a single .paprikarecipe file: one gzipped JSON
-// recipe, exported from Paprika on its own.
-func openPaprikaRecipe(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
+// openGzip opens one gzipped JSON file: a recipe exported from Paprika on
+// its own (.paprikarecipe), else a JSON document of recipes that was
+// gzipped, read like an uncompressed one.
+func openGzip(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 	if size > lim.MaxDocumentBytes {
 		return nil, fmt.Errorf("%w: a gzipped file of %d MB", ErrTooLarge, size>>20)
 	}
@@ -43,18 +46,24 @@ func openPaprikaRecipe(r io.ReaderAt, size int64, lim Limits) (*Archive, error) 
 	if err != nil {
 		return nil, err
 	}
-	m, err := decodeObject(doc)
-	if err != nil {
-		return nil, err
+	if m, err := decodeObject(doc); err == nil && isPaprikaRecipe(m) {
+		return &Archive{Format: FormatPaprika, Total: 1, each: func(yield func(Recipe) bool) {
+			yield(paprikaRecipe("recipe", m, lim.MaxImageBytes))
+		}}, nil
 	}
-	if _, ok := m["ingredients"]; !ok {
-		if _, ok := m["directions"]; !ok {
-			return nil, fmt.Errorf("%w: the gzipped JSON is not a Paprika recipe", ErrUnknownFormat)
-		}
+	if !looksLikeJSON(doc) {
+		return nil, fmt.Errorf("%w: the gzipped file is not JSON", ErrUnknownFormat)
 	}
-	return &Archive{Format: FormatPaprika, Total: 1, each: func(yield func(Recipe) bool) {
-		yield(paprikaRecipe("recipe", m, lim.MaxImageBytes))
-	}}, nil
+	return openJSONDocument(doc)
+}
+
+// isPaprikaRecipe: Paprika's recipe objects carry its text fields
+// ingredients and directions (schema.org's are recipeIngredient and
+// recipeInstructions).
+func isPaprikaRecipe(m map[string]any) bool {
+	_, ing := m["ingredients"]
+	_, dir := m["directions"]
+	return ing || dir
 }
 
 // gunzip unpacks a gzipped document within the limits: at most
@@ -119,9 +128,15 @@ func paprikaRecipe(entry string, m map[string]any, maxImage int64) Recipe {
 	if src := str(m, "source"); src != "" && r.SourceURL == "" {
 		rec.Unmapped = append(rec.Unmapped, "source")
 	}
-	if data := str(m, "photo_data"); data != "" && int64(len(data)) <= maxImage*4/3+4 {
-		if img, err := base64.StdEncoding.DecodeString(strings.TrimSpace(data)); err == nil {
-			rec.Image = img
+	// The main photo is photo_data; recipes whose photo was added in the
+	// gallery have photo_data null and the photo in photos[].data. The
+	// photos beyond the one taken are what stays unmapped.
+	photos := list(m["photos"])
+	rec.Image = base64Image(str(m, "photo_data"), maxImage)
+	if rec.Image == nil && len(photos) > 0 {
+		rec.Image = base64Image(str(obj(photos[0]), "data"), maxImage)
+		if rec.Image != nil && len(photos) == 1 {
+			rec.Unmapped = slices.DeleteFunc(rec.Unmapped, func(s string) bool { return s == "photos" })
 		}
 	}
 	if rec.Image == nil {
@@ -130,6 +145,21 @@ func paprikaRecipe(entry string, m map[string]any, maxImage int64) Recipe {
 		}
 	}
 	return rec
+}
+
+// base64Image decodes a photo written in base64, with or without line
+// breaks (MIME encoders wrap at 76 columns); nil when it is not base64 or
+// larger than maxImage.
+func base64Image(data string, maxImage int64) []byte {
+	if data == "" || int64(len(data)) > maxImage*4/3+maxImage/38+4 {
+		return nil
+	}
+	data = strings.Join(strings.Fields(data), "")
+	img, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return nil
+	}
+	return img
 }
 
 // textSections reads a block of lines as written in Paprika and similar

@@ -2,7 +2,12 @@ package archive
 
 import (
 	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/url"
 	"path"
 	"strings"
 
@@ -18,11 +23,88 @@ import (
 // address is downloaded like an imported page's.
 
 // schemaUnmapped are the schema.org properties a recipe here has no place for.
-var schemaUnmapped = []string{"nutrition", "recipeCuisine", "aggregateRating", "review", "video", "tool", "suitableForDiet", "estimatedCost", "cookingMethod"}
+var schemaUnmapped = []string{"nutrition", "recipeCuisine", "aggregateRating", "review", "video", "tool", "suitableForDiet", "estimatedCost", "cookingMethod", "creditText"}
 
-// fromSchemaNode reads one schema.org object.
-func fromSchemaNode(entry string, n map[string]any) Recipe {
-	r := extract.FromSchema(n, "")
+// withHeadingSteps returns the node with its instructions' headings made
+// lines: apps that keep a recipe as lines (RecipeSage's JSON-LD export)
+// write a group's heading as a HowToSection holding only a text ("[Sauce]")
+// before the group's HowToSteps, where schema.org nests the steps in the
+// section; the heading line then starts the group (bracketGroups). The
+// node itself is not changed.
+func withHeadingSteps(n map[string]any) map[string]any {
+	steps := list(n["recipeInstructions"])
+	changed := false
+	out := make([]any, len(steps))
+	for i, st := range steps {
+		out[i] = st
+		o := obj(st)
+		if o == nil || str(o, "@type") != "HowToSection" || o["itemListElement"] != nil {
+			continue
+		}
+		if h := str(o, "text", "name"); h != "" {
+			out[i] = "[" + strings.Trim(h, "[]") + "]"
+			changed = true
+		}
+	}
+	if !changed {
+		return n
+	}
+	c := make(map[string]any, len(n))
+	for k, v := range n {
+		c[k] = v
+	}
+	c["recipeInstructions"] = out
+	return c
+}
+
+// bracketGroups starts a group at each line written wholly in brackets
+// ("[For the sauce]"), the heading convention of RecipeSage and of apps
+// that keep a recipe as plain lines: no ingredient or step is written so.
+func bracketGroups(in []extract.Section) []extract.Section {
+	var b sections
+	for _, s := range in {
+		if s.Name != "" {
+			b.section(s.Name)
+		}
+		for _, it := range s.Items {
+			if t := strings.TrimSpace(it); len(t) > 2 && t[0] == '[' && t[len(t)-1] == ']' && !strings.ContainsAny(t[1:len(t)-1], "[]") {
+				b.section(t[1 : len(t)-1])
+				continue
+			}
+			b.item(it)
+		}
+	}
+	return b.done()
+}
+
+// commentTexts reads the texts of a recipe's comment objects: in an export
+// they are the owner's notes (RecipeSage writes its notes as a Comment
+// named "Author Notes").
+func commentTexts(v any) []string {
+	var out []string
+	items := list(v)
+	if o := obj(v); o != nil {
+		items = []any{o}
+	}
+	for _, c := range items {
+		switch c := c.(type) {
+		case string:
+			out = append(out, c)
+		case map[string]any:
+			out = append(out, str(c, "text"))
+		}
+	}
+	return out
+}
+
+// fromSchemaNode reads one schema.org object. base is the address of the
+// entry it came from (entryURL), "" outside a zip: an image given by a
+// path relative to the JSON file then resolves to an entry (see
+// zipArchive.localImage).
+func fromSchemaNode(entry string, n map[string]any, base string) Recipe {
+	r := extract.FromSchema(withHeadingSteps(n), base)
+	r.IngredientSections = bracketGroups(r.IngredientSections)
+	r.InstructionSections = bracketGroups(r.InstructionSections)
 	switch {
 	case r.Title == "":
 		return Recipe{Entry: entry, Err: fmt.Errorf("%w: the recipe has no name", ErrInvalidRecipe)}
@@ -31,9 +113,10 @@ func fromSchemaNode(entry string, n map[string]any) Recipe {
 	}
 	// Source and image addresses only when absolute: a relative one has
 	// no page to resolve against.
-	if u := str(n, "url", "mainEntityOfPage"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
+	if u := str(n, "url", "mainEntityOfPage", "isBasedOn"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
 		r.SourceURL = u
 	}
+	r.Description = withNotes(r.Description, commentTexts(n["comment"]))
 	if !strings.HasPrefix(r.ImageURL, "http://") && !strings.HasPrefix(r.ImageURL, "https://") {
 		r.ImageURL = ""
 	}
@@ -47,6 +130,85 @@ func fromSchemaNode(entry string, n map[string]any) Recipe {
 	return Recipe{Entry: entry, Recipe: r, Unmapped: un}
 }
 
+// entryHost is the host of the addresses entryURL gives a zip's entries: a
+// name that can never exist (.invalid is reserved for that), so the page
+// reader's own rules resolve a relative link ("images/a.jpg", "../a.jpg")
+// and what resolves under it names an entry of the zip, never the web.
+const entryHost = "archive.invalid"
+
+// entryURL is the address relative links inside the entry name resolve
+// against.
+func entryURL(name string) string {
+	return (&url.URL{Scheme: "https", Host: entryHost, Path: "/" + name}).String()
+}
+
+// entryOf returns the entry an address made under entryURL names.
+func entryOf(address string) (string, bool) {
+	u, err := url.Parse(address)
+	if err != nil || u.Host != entryHost {
+		return "", false
+	}
+	return strings.TrimPrefix(path.Clean(u.Path), "/"), true
+}
+
+// localImage reads the image a recipe names by a relative path in the zip,
+// and drops the addresses that only point inside it.
+func (z *zipArchive) localImage(rec *Recipe) {
+	if name, ok := entryOf(rec.Recipe.ImageURL); ok {
+		rec.Recipe.ImageURL = ""
+		if f := z.file(name); f != nil && isImageName(name) {
+			rec.Image = z.readImage(f)
+		}
+	}
+	if _, ok := entryOf(rec.Recipe.SourceURL); ok {
+		rec.Recipe.SourceURL = ""
+	}
+}
+
+// fromHTML reads the recipe of an HTML file in a zip (a saved page, an
+// app's HTML export) from its schema.org data, JSON-LD or microdata; a
+// page whose recipe could only be guessed from its text is not a recipe
+// of the export.
+func fromHTML(entry string, page []byte) (Recipe, bool) {
+	r, err := extract.FromHTML(page, entryURL(entry))
+	if err != nil || r.Via == "heuristic" || r.Title == "" {
+		return Recipe{}, false
+	}
+	// The page's properties with no place here, named as JSON-LD keys or
+	// microdata itemprops.
+	var un []string
+	for _, k := range schemaUnmapped {
+		if bytes.Contains(page, []byte(`"`+k+`"`)) || bytes.Contains(page, []byte(`itemprop="`+k+`"`)) {
+			un = append(un, k)
+		}
+	}
+	if len(r.Cuisines) > 0 {
+		un = appendOnce(un, "recipeCuisine")
+	}
+	if r.Author != "" {
+		un = appendOnce(un, "author")
+	}
+	return Recipe{Entry: entry, Recipe: r, Unmapped: un}, true
+}
+
+// maxPageBytes bounds an HTML page read from a zip, as a fetched page is
+// bounded (fetch.DefaultMaxBytes): a page is parsed into a tree many times
+// its size, and a recipe page is far smaller.
+const maxPageBytes = 10 << 20
+
+// docLimit is the most an entry read as a document may unpack to.
+func (z *zipArchive) docLimit(name string) int64 {
+	if isHTMLName(name) {
+		return min(z.lim.MaxDocumentBytes, maxPageBytes)
+	}
+	return z.lim.MaxDocumentBytes
+}
+
+func isHTMLName(name string) bool {
+	lower := strings.ToLower(name)
+	return strings.HasSuffix(lower, ".html") || strings.HasSuffix(lower, ".htm")
+}
+
 func appendOnce(list []string, s string) []string {
 	for _, e := range list {
 		if e == s {
@@ -57,10 +219,18 @@ func appendOnce(list []string, s string) []string {
 }
 
 // openJSONDocument reads a JSON file of schema.org recipes (a Mealie, Paprika
-// or Tandoor export is a zip; a single JSON file is schema.org).
+// or Tandoor export is a zip; a single JSON file is schema.org, or Mealie's
+// recipe JSON). A file of several JSON values one after another (JSON
+// Lines, as scrapers and database dumps write them) is read as a list of
+// them.
 func openJSONDocument(doc []byte) (*Archive, error) {
-	if _, err := extract.DecodeJSON(trimBOM(doc)); err != nil {
-		return nil, fmt.Errorf("%w: not valid JSON: %v", ErrCorrupt, err)
+	doc = trimBOM(doc)
+	if _, err := extract.DecodeJSON(doc); err != nil {
+		seq, serr := jsonSequence(doc)
+		if serr != nil {
+			return nil, fmt.Errorf("%w: not valid JSON: %v", ErrCorrupt, err)
+		}
+		doc = seq
 	}
 	nodes := extract.RecipeNodes(doc)
 	if len(nodes) == 0 {
@@ -71,11 +241,32 @@ func openJSONDocument(doc []byte) (*Archive, error) {
 	}
 	return &Archive{Format: FormatSchemaOrg, Total: len(nodes), each: func(yield func(Recipe) bool) {
 		for i, n := range nodes {
-			if !yield(fromSchemaNode(fmt.Sprintf("recipe %d", i+1), n)) {
+			if !yield(fromSchemaNode(fmt.Sprintf("recipe %d", i+1), n, "")) {
 				return
 			}
 		}
 	}}, nil
+}
+
+// jsonSequence rewrites several JSON values separated by white space (JSON
+// Lines) as one JSON array of them; it fails unless the document is at
+// least two such values and nothing else.
+func jsonSequence(doc []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	var vals []json.RawMessage
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
+	}
+	if len(vals) < 2 {
+		return nil, errors.New("not a sequence of JSON values")
+	}
+	return json.Marshal(vals)
 }
 
 func trimBOM(b []byte) []byte {
@@ -85,10 +276,10 @@ func trimBOM(b []byte) []byte {
 	return b
 }
 
-// schemaOrg opens a zip of JSON files with schema.org recipes, or returns
-// nil when no JSON file of the zip holds one. The files are read once here
-// to count the recipes (for "n of m") and again, one at a time, when the
-// recipes are read.
+// schemaOrg opens a zip of JSON (or HTML) files with schema.org recipes, or
+// returns nil when no file of the zip holds one. The files are read once
+// here to count the recipes (for "n of m") and again, one at a time, when
+// the recipes are read.
 func (z *zipArchive) schemaOrg() *Archive {
 	type doc struct {
 		name  string
@@ -97,18 +288,25 @@ func (z *zipArchive) schemaOrg() *Archive {
 	var docs []doc
 	total := 0
 	for _, name := range z.names() {
-		if !strings.HasSuffix(strings.ToLower(name), ".json") {
+		isHTML := isHTMLName(name)
+		if !isHTML && !strings.HasSuffix(strings.ToLower(name), ".json") {
 			continue
 		}
-		b, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
-		if err != nil {
+		b, err := z.read(z.file(name), z.docLimit(name))
+		switch {
+		case err != nil:
 			docs = append(docs, doc{name: name, count: -1})
 			total++
-			continue
-		}
-		if n := len(extract.RecipeNodes(b)); n > 0 {
-			docs = append(docs, doc{name: name, count: n})
-			total += n
+		case isHTML:
+			if _, ok := fromHTML(name, b); ok {
+				docs = append(docs, doc{name: name, count: 1})
+				total++
+			}
+		default:
+			if n := len(extract.RecipeNodes(trimBOM(b))); n > 0 {
+				docs = append(docs, doc{name: name, count: n})
+				total += n
+			}
 		}
 	}
 	if total == 0 {
@@ -119,23 +317,36 @@ func (z *zipArchive) schemaOrg() *Archive {
 			return
 		}
 		for _, d := range docs {
-			b, err := z.read(z.file(d.name), z.lim.MaxDocumentBytes)
+			b, err := z.read(z.file(d.name), z.docLimit(d.name))
 			if err != nil {
 				if !yield(Recipe{Entry: d.name, Err: err}) {
 					return
 				}
 				continue
 			}
-			nodes := extract.RecipeNodes(b)
-			image := z.readImage(z.imageBeside(d.name))
-			for i, n := range nodes {
-				entry := d.name
-				if len(nodes) > 1 {
-					entry = fmt.Sprintf("%s (recipe %d)", d.name, i+1)
+			var recs []Recipe
+			if isHTMLName(d.name) {
+				rec, ok := fromHTML(d.name, b)
+				if !ok {
+					rec = Recipe{Entry: d.name, Err: fmt.Errorf("%w: the page holds no recipe data", ErrInvalidRecipe)}
 				}
-				rec := fromSchemaNode(entry, n)
-				if rec.Err == nil && len(nodes) == 1 && image != nil {
-					rec.Image = image
+				recs = append(recs, rec)
+			} else {
+				nodes := extract.RecipeNodes(trimBOM(b))
+				for i, n := range nodes {
+					entry := d.name
+					if len(nodes) > 1 {
+						entry = fmt.Sprintf("%s (recipe %d)", d.name, i+1)
+					}
+					recs = append(recs, fromSchemaNode(entry, n, entryURL(d.name)))
+				}
+			}
+			for _, rec := range recs {
+				if rec.Err == nil {
+					z.localImage(&rec)
+					if rec.Image == nil && len(recs) == 1 {
+						rec.Image = z.readImage(z.imageBeside(d.name))
+					}
 				}
 				if !yield(rec) {
 					return

@@ -4,6 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"math"
+	"path"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"larder/importer/extract"
@@ -75,23 +79,24 @@ func (z *zipArchive) tandoorRecipe(name string) Recipe {
 
 // tandoorZipRecipe reads one recipe's zip: recipe.json and image.*.
 func (z *zipArchive) tandoorZipRecipe(entry string, iz *zipArchive) Recipe {
-	f := iz.file("recipe.json")
-	if f == nil {
+	if iz.file("recipe.json") == nil {
 		return Recipe{Entry: entry, Err: fmt.Errorf("%w: no recipe.json inside", ErrCorrupt)}
 	}
-	b, err := iz.read(f, z.lim.MaxDocumentBytes)
-	if err != nil {
-		return Recipe{Entry: entry, Err: err}
-	}
-	m, err := decodeObject(b)
+	return iz.tandoorFolderRecipe(entry, "recipe.json")
+}
+
+// tandoorFolderRecipe reads a recipe.json of Tandoor's and the image.* beside
+// it.
+func (z *zipArchive) tandoorFolderRecipe(entry, name string) Recipe {
+	m, err := z.readObject(name)
 	if err != nil {
 		return Recipe{Entry: entry, Err: err}
 	}
 	rec := tandoorRecipe(entry, m)
 	if rec.Err == nil {
-		for _, n := range iz.inDir(".") {
-			if strings.HasPrefix(n, "image") && isImageName(n) {
-				rec.Image = iz.readImage(iz.file(n))
+		for _, n := range z.inDir(path.Dir(name)) {
+			if strings.HasPrefix(strings.ToLower(path.Base(n)), "image") && isImageName(n) {
+				rec.Image = z.readImage(z.file(n))
 				break
 			}
 		}
@@ -138,7 +143,7 @@ func tandoorRecipe(entry string, m map[string]any) Recipe {
 		if hasValue(st["time"]) {
 			unmapped = appendOnce(unmapped, "step time")
 		}
-		for _, line := range extract.Lines(str(st, "instruction")) {
+		for _, line := range extract.Lines(plainMarkdown(str(st, "instruction"))) {
 			steps.item(line)
 		}
 		for _, i := range list(st["ingredients"]) {
@@ -163,12 +168,7 @@ func tandoorRecipe(entry string, m map[string]any) Recipe {
 // amounts above one, as Tandoor shows them).
 func tandoorIngredient(ing map[string]any) string {
 	var parts []string
-	amount, _ := ing["amount"].(float64)
-	if amount == 0 {
-		if s := str(ing, "amount"); s != "" && s != "0" {
-			parts = append(parts, s)
-		}
-	}
+	amount, _ := number(ing["amount"])
 	noAmount, _ := ing["no_amount"].(bool)
 	plural := amount > 1
 	if amount > 0 && !noAmount {
@@ -197,28 +197,62 @@ func tandoorIngredient(ing map[string]any) string {
 	return line
 }
 
-// isTandoorRecipe: the zip is one recipe as Tandoor exports it alone (the
-// same zip an export holds per recipe): recipe.json at the top, with
-// Tandoor's steps.
-func (z *zipArchive) isTandoorRecipe() bool {
-	f := z.file("recipe.json")
-	if f == nil {
-		return false
+// number reads an amount written as a JSON number or, as Django REST
+// Framework writes decimals by default (Tandoor before its own decimal
+// field), as a string ("0.500", or "0,5" typed in a comma locale).
+func number(v any) (float64, bool) {
+	switch v := v.(type) {
+	case float64:
+		return v, true
+	case string:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(v), ",", "."), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, false
+		}
+		return f, true
 	}
-	b, err := z.read(f, z.lim.MaxDocumentBytes)
-	if err != nil {
-		return false
-	}
-	m, err := decodeObject(b)
-	_, steps := m["steps"]
-	return err == nil && steps
+	return 0, false
 }
 
-func (z *zipArchive) tandoorSingle() *Archive {
-	return &Archive{Format: FormatTandoor, Total: 1 + len(z.unsafe), each: func(yield func(Recipe) bool) {
-		if !z.unsafeEntries(yield) {
-			return
+// Markdown's strong and emphasis markers around words ("**50 minutes**",
+// "__hot__", "*gently*") and its links, as Tandoor's steps are written.
+var (
+	markdownStrong = regexp.MustCompile(`(\*\*|__)([^*_\n]+?)(\*\*|__)`)
+	markdownEm     = regexp.MustCompile(`(?m)(^|[\s(])[*_]([^*_\s][^*_\n]*?)[*_]($|[\s.,;:!?)])`)
+	markdownLink   = regexp.MustCompile(`!?\[([^\]]*)\]\([^)\s]*\)`)
+)
+
+// plainMarkdown writes a Tandoor step's Markdown as the text it shows:
+// emphasis markers and link targets dropped (the recipe here is plain text).
+func plainMarkdown(s string) string {
+	s = markdownLink.ReplaceAllString(s, "$1")
+	s = markdownStrong.ReplaceAllString(s, "$2")
+	return markdownEm.ReplaceAllString(s, "$1$2$3")
+}
+
+// isTandoorFolders: the zip holds Tandoor's recipe zips unpacked: one
+// recipe exported alone (recipe.json and image.* at the top, or in a folder
+// when the zip was unpacked and packed again), or an export's recipes each
+// in a folder. Nextcloud Cookbook names its files recipe.json too; the
+// first one tells them apart: Tandoor's has steps, schema.org's has
+// recipeIngredient.
+func (z *zipArchive) isTandoorFolders() bool {
+	for _, n := range z.names() {
+		if path.Base(n) != "recipe.json" {
+			continue
 		}
-		yield(z.tandoorZipRecipe("recipe.json", z))
-	}}
+		m, err := z.readObject(n)
+		if err != nil {
+			return false
+		}
+		_, steps := m["steps"]
+		_, schema := m["recipeIngredient"]
+		return steps && !schema
+	}
+	return false
+}
+
+func (z *zipArchive) tandoorFolders() *Archive {
+	return z.perEntry(FormatTandoor, func(n string) bool { return path.Base(n) == "recipe.json" },
+		func(n string) Recipe { return z.tandoorFolderRecipe(n, n) })
 }

@@ -1,0 +1,327 @@
+package archive_test
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"larder/importer/archive"
+	"larder/importer/archive/archivetest"
+	"larder/importer/extract"
+)
+
+// expect is what a cook reading the app's own screen would say the recipe
+// holds: set by hand for each variant, never by running the reader.
+// Ingredients and Steps list the lines in order, a group's name written
+// "## name" before its lines. A number 0 means "not given" (the reader must
+// leave it empty), -1 that the export's value is open to reading (a yield
+// like "1 loaf") and is not checked. A total the export leaves out is the
+// preparation and cooking time together, as the service writes it for
+// every imported recipe.
+type expect struct {
+	Title              string
+	Ingredients, Steps []string
+	Servings           int
+	Prep, Cook, Total  int
+	Categories, Tags   []string
+	Image              []byte // the photo's bytes, nil for none in the file
+	ImageURL           string
+	SourceURL          string
+	DescriptionHas     string
+	Unmapped           []string // must be reported (others may be too)
+	EntryHas           string
+}
+
+// variantExpect holds the expectations of archivetest.Variants by name:
+// the format detected and each recipe in order.
+var variantExpect = map[string]struct {
+	format  string
+	recipes []expect
+}{
+	"mealie/v1 export snake_case": {archive.FormatMealie, []expect{{
+		Title:       "Oat Cookies",
+		Ingredients: []string{"2 cups rolled oats", "1/2 cup butter softened", "1 egg"},
+		Steps:       []string{"## Dough", "Cream the butter, then beat in the egg.", "Fold in the oats.", "## Bake", "Bake at 180 °C for 12 minutes."},
+		Servings:    24, Prep: 15, Cook: 12, Total: 60,
+		Categories: []string{"Baking"}, Tags: []string{"Sweet"},
+		Image: archivetest.JPEG(4), SourceURL: "https://cookies.example.net/oat", DescriptionHas: "They freeze well.",
+		Unmapped: []string{"nutrition", "tools", "rating"},
+	}}},
+	"mealie/v0.5 backup": {archive.FormatMealie, []expect{{
+		Title:       "Lentil Soup",
+		Ingredients: []string{"250 g red lentils", "1 onion, diced", "1.2 l vegetable stock"},
+		Steps:       []string{"Soften the onion in a little oil.", "Add the lentils and stock; simmer 25 minutes."},
+		Servings:    6, Prep: 10, Cook: 25, Total: 35,
+		Categories: []string{"Soup", "Dinner"}, Tags: []string{"vegan"}, Image: archivetest.JPEG(6),
+	}}},
+	"mealie/v0.4 backup": {archive.FormatMealie, []expect{{
+		Title:       "Pancakes",
+		Ingredients: []string{"200 g flour", "3 eggs", "500 ml milk", "1 pinch salt"},
+		Steps:       []string{"Whisk everything to a smooth batter.", "Fry thin pancakes in a hot buttered pan."},
+		Servings:    4, Prep: 10, Cook: 20, Total: 30,
+		Categories: []string{"Breakfast"}, Tags: []string{"breakfast"}, Image: archivetest.JPEG(7),
+		SourceURL: "https://crepes.example.org/basic", DescriptionHas: "Rest the batter for 30 minutes.",
+		Unmapped: []string{"nutrition", "tools", "rating"},
+	}}},
+	"mealie/v2 backup yield quantity": {archive.FormatMealieBackup, []expect{{
+		Title:       "Flatbread",
+		Ingredients: []string{"200 g Greek yoghurt", "250 g self-raising flour plain"},
+		Steps:       []string{"Mix the flour and yoghurt into a soft dough.", "Roll out eight rounds and dry-fry them."},
+		Servings:    4, Prep: 10, Cook: 15, Total: 25,
+		Tags: []string{"bread"}, Image: archivetest.JPEG(8), SourceURL: "https://bread.example.com/flat",
+	}}},
+	"mealie/v1 backup amounts setting": {archive.FormatMealieBackup, []expect{{
+		Title: "Dal", Ingredients: []string{"250 g yellow lentils", "1 tsp turmeric"}, Steps: []string{"Simmer the lentils with the turmeric until soft."},
+		Servings: 4, Total: 40,
+	}, {
+		Title: "Oat Bars", Ingredients: []string{"## Base", "2 cups oats", "0.5 cup butter softened", "salt a pinch"}, Steps: []string{"Press into a tin and bake 25 minutes."},
+		Servings: 12,
+	}}},
+	"tandoor/export pk zips": {archive.FormatTandoor, []expect{{
+		Title:       "Potato Gratin",
+		Ingredients: []string{"## Gratin", "1 kg potato, waxy", "0.5 cup cream", "salt, to taste"},
+		Steps:       []string{"Slice the potatoes thinly.", "## Baking", "Layer in a dish, pour over the cream.", "Bake for 50 minutes at 180 °C."},
+		Servings:    4, Prep: 20, Total: 70,
+		Tags: []string{"side", "vegetarian"}, Image: archivetest.PNG(9), Unmapped: []string{"step time"},
+	}}},
+	"tandoor/old decimal strings": {archive.FormatTandoor, []expect{{
+		Title:       "Potato Gratin",
+		Ingredients: []string{"## Gratin", "1 kg potato, waxy", "0.5 cup cream", "salt, to taste"},
+		Steps:       []string{"Slice the potatoes thinly.", "## Baking", "Layer in a dish, pour over the cream.", "Bake for 50 minutes at 180 °C."},
+		Servings:    4, Prep: 20, Total: 70,
+		Tags: []string{"side", "vegetarian"}, Image: archivetest.JPEG(10),
+	}}},
+	"tandoor/unpacked recipe folders": {archive.FormatTandoor, []expect{{
+		Title:       "Potato Gratin",
+		Ingredients: []string{"## Gratin", "1 kg potato, waxy", "0.5 cup cream", "salt, to taste"},
+		Steps:       []string{"Slice the potatoes thinly.", "## Baking", "Layer in a dish, pour over the cream.", "Bake for 50 minutes at 180 °C."},
+		Servings:    4, Prep: 20, Total: 70, Tags: []string{"side", "vegetarian"}, Image: archivetest.PNG(23),
+	}, {
+		Title:       "Leek Gratin",
+		Ingredients: []string{"## Gratin", "1 kg potato, waxy", "2 cups cream", "salt, to taste"},
+		Steps:       []string{"Slice the potatoes thinly.", "## Baking", "Layer in a dish, pour over the cream.", "Bake for 50 minutes at 180 °C."},
+		Servings:    4, Prep: 20, Total: 70, Tags: []string{"side", "vegetarian"},
+	}}},
+	"paprika/photos and free-text times": {archive.FormatPaprika, []expect{{
+		Title:       "Beef Stew",
+		Ingredients: []string{"1 kg stewing beef, cubed", "2 tbsp flour", "3 carrots", "1 bottle (750 ml) red wine"},
+		Steps:       []string{"Toss the beef in the flour and brown it in batches.", "Add the carrots and the wine.", "Simmer covered until tender."},
+		Servings:    6, Prep: 20, Cook: 70, Total: 90,
+		Categories: []string{"Main", "Winter"}, Image: archivetest.JPEG(11), DescriptionHas: "Better the next day.",
+		Unmapped: []string{"rating", "source"},
+	}}},
+	"paprika/html export": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Apple Crumble",
+		Ingredients: []string{"4 apples, sliced", "150 g flour", "100 g butter", "80 g sugar"},
+		Steps:       []string{"Put the apples in a dish.", "Rub the flour, butter and sugar to crumbs and scatter them over.", "Bake at 190 °C for 40 minutes."},
+		Servings:    6, Prep: 15, Cook: 40, Total: 55,
+		Categories: []string{"Dessert"}, Image: archivetest.JPEG(12),
+	}}},
+	"nextcloud/old recipe.json": {archive.FormatNextcloud, []expect{{
+		Title:       "Tomato Salad",
+		Ingredients: []string{"4 tomatoes", "1 red onion", "2 tbsp olive oil"},
+		Steps:       []string{"Slice the tomatoes and onion.", "Dress with the oil and season."},
+		Servings:    2, Prep: 15, Total: 35,
+		Categories: []string{"Salad"}, Tags: []string{"summer", "quick", "vegan"}, Image: archivetest.JPEG(13),
+		SourceURL: "https://salad.example.org/tomato",
+	}}},
+	"nextcloud/new recipe.json": {archive.FormatNextcloud, []expect{{
+		Title:       "Chicken Curry",
+		Ingredients: []string{"## Paste", "2 onions", "3 cloves garlic", "## Curry", "600 g chicken thighs", "400 ml coconut milk"},
+		Steps:       []string{"Blend the onions and garlic to a paste.", "Fry the paste, add the chicken and the coconut milk.", "Simmer for one hour."},
+		Servings:    4, Prep: 20, Cook: 70, Total: 90,
+		Categories: []string{"Main"}, Tags: []string{"curry", "chicken"}, Image: archivetest.JPEG(15),
+		SourceURL: "https://curry.example.com/chicken", Unmapped: []string{"nutrition", "tool"},
+	}}},
+	"nextcloud/one folder zipped": {archive.FormatNextcloud, []expect{{
+		Title:       "Hummus",
+		Ingredients: []string{"400 g chickpeas", "3 tbsp tahini", "1 lemon"},
+		Steps:       []string{"Blend everything smooth."},
+		Servings:    4, Prep: 10, Total: 10, Categories: []string{"Dip"}, Image: archivetest.JPEG(16),
+	}}},
+	"nextcloud/windows zip": {archive.FormatNextcloud, []expect{{
+		Title:       "Crème brûlée",
+		Ingredients: []string{"500 ml cream", "5 egg yolks", "100 g sugar"},
+		Steps:       []string{"Heat the cream.", "Whisk into the yolks and sugar, bake in a water bath.", "Caramelise sugar on top."},
+		Servings:    6, Cook: 45, Total: 45, Image: archivetest.JPEG(18), EntryHas: "Recipes/Crème brûlée/recipe.json",
+	}}},
+	"nextcloud/macos zip": {archive.FormatNextcloud, []expect{{
+		Title:       "Pesto",
+		Ingredients: []string{"50 g basil", "30 g parmesan", "2 tbsp pine nuts", "100 ml olive oil"},
+		Steps:       []string{"Pound the basil and nuts.", "Work in the cheese and the oil."},
+		Servings:    4, Categories: []string{"Sauce"}, Tags: []string{"sauce"}, Image: archivetest.JPEG(19),
+	}}},
+	"schema/graph types array": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Mushroom Risotto",
+		Ingredients: []string{"300 g arborio rice", "250 g mushrooms", "1 l hot stock", "50 g parmesan"},
+		Steps:       []string{"## Mushrooms", "Fry the mushrooms until golden.", "## Rice", "Toast the rice, then add the stock a ladle at a time.", "Stir in the mushrooms and parmesan."},
+		Servings:    4, Total: 45, Categories: []string{"Main course"}, Tags: []string{"risotto", "mushrooms"},
+		ImageURL: "https://blog.example.com/risotto-1x1.jpg", Unmapped: []string{"recipeCuisine", "aggregateRating", "author"},
+	}}},
+	"schema/instructions text": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Lemonade",
+		Ingredients: []string{"4 lemons", "100 g sugar", "1 l water"},
+		Steps:       []string{"Squeeze the lemons.", "Stir the juice with the sugar until it dissolves.", "Top up with the water and chill."},
+		Servings:    -1, Prep: 10, Total: 10,
+	}, {
+		Title:       "Iced Tea",
+		Ingredients: []string{"4 tea bags", "1 l water", "2 tbsp honey"},
+		Steps:       []string{"Brew the tea for 5 minutes.", "Stir in the honey and chill."},
+		Servings:    4,
+	}}},
+	"schema/recipesage json-ld": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Sesame Noodles",
+		Ingredients: []string{"## Sauce", "3 tbsp tahini", "2 tbsp soy sauce", "## Noodles", "250 g wheat noodles", "2 spring onions"},
+		Steps:       []string{"## Sauce", "Whisk the tahini and soy sauce with a little hot water.", "## Noodles", "Boil the noodles, drain and toss with the sauce."},
+		Servings:    2, Prep: 10, Total: 25, Categories: []string{"dinner", "quick"},
+		ImageURL: "https://cdn.recipesage.example/abc.jpg", SourceURL: "https://noodles.example.org/sesame",
+		DescriptionHas: "Add chilli oil to taste.", Unmapped: []string{"aggregateRating", "creditText"},
+	}}},
+	"schema/html in zip": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Shakshuka",
+		Ingredients: []string{"4 eggs", "400 g tinned tomatoes", "1 red pepper", "1 tsp cumin"},
+		Steps:       []string{"Soften the pepper with the cumin.", "Add the tomatoes, make wells and crack in the eggs.", "Cover until the whites set."},
+		Servings:    2, Cook: 25, Total: 25, Categories: []string{"Breakfast"}, Image: archivetest.PNG(20), Unmapped: []string{"nutrition"},
+	}}},
+	"schema/json lines": {archive.FormatSchemaOrg, []expect{{
+		Title: "Granola", Ingredients: []string{"300 g oats", "100 ml maple syrup"}, Steps: []string{"Mix and bake at 160 °C for 30 minutes."},
+		Servings: 8, Total: 40,
+	}, {
+		Title: "Porridge", Ingredients: []string{"50 g oats", "250 ml milk"}, Steps: []string{"Simmer for 5 minutes, stirring."},
+		Servings: 1, Total: 5,
+	}}},
+	"schema/gzipped json": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Coleslaw",
+		Ingredients: []string{"1/2 white cabbage", "2 carrots", "4 tbsp mayonnaise"},
+		Steps:       []string{"Shred the cabbage and carrots.", "Mix with the mayonnaise."},
+		Servings:    6, Prep: 15, Total: 15, Tags: []string{"salad", "side"}, ImageURL: "https://slaw.example.com/slaw.jpg",
+	}}},
+	"schema/bom relative image": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Banana Bread",
+		Ingredients: []string{"3 ripe bananas", "250 g flour", "100 g sugar", "2 eggs"},
+		Steps:       []string{"Mash the bananas and mix in the rest.", "Bake in a loaf tin for an hour."},
+		Servings:    -1, Prep: 15, Cook: 60, Total: 75, Image: archivetest.JPEG(21),
+	}}},
+}
+
+// TestVariants reads each real app's export shape (archivetest.Variants,
+// each citing where the app writes it) and compares every recipe with what
+// its expectation says a cook would read.
+func TestVariants(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, v := range archivetest.Variants() {
+		seen[v.Name] = true
+		want, ok := variantExpect[v.Name]
+		if !ok {
+			t.Errorf("variant %q has no expectation", v.Name)
+			continue
+		}
+		t.Run(v.Name, func(t *testing.T) {
+			t.Parallel()
+			a, err := open(t, v.File)
+			if err != nil {
+				t.Fatalf("open: %v", err)
+			}
+			if a.Format != want.format || a.Total != len(want.recipes) {
+				t.Errorf("format %q total %d, want %q %d", a.Format, a.Total, want.format, len(want.recipes))
+			}
+			i := 0
+			for r := range a.Recipes() {
+				if i >= len(want.recipes) {
+					t.Errorf("extra recipe %q (%v)", r.Entry, r.Err)
+					continue
+				}
+				checkRecipe(t, r, want.recipes[i])
+				i++
+			}
+			if i < len(want.recipes) {
+				t.Errorf("read %d recipes, want %d", i, len(want.recipes))
+			}
+		})
+	}
+	for name := range variantExpect {
+		if !seen[name] {
+			t.Errorf("expectation %q has no variant", name)
+		}
+	}
+}
+
+func checkRecipe(t *testing.T, r archive.Recipe, w expect) {
+	t.Helper()
+	if r.Err != nil {
+		t.Errorf("%s: %v", r.Entry, r.Err)
+		return
+	}
+	got := r.Recipe
+	diff := func(field string, g, w any) {
+		t.Errorf("%s %s:\n got  %v\n want %v", w2s(got.Title), field, g, w)
+	}
+	if got.Title != w.Title {
+		diff("title", got.Title, w.Title)
+	}
+	if g := lines(got.IngredientSections); !slices.Equal(g, w.Ingredients) {
+		diff("ingredients", strings.Join(g, " | "), strings.Join(w.Ingredients, " | "))
+	}
+	if g := lines(got.InstructionSections); !slices.Equal(g, w.Steps) {
+		diff("steps", strings.Join(g, " | "), strings.Join(w.Steps, " | "))
+	}
+	for _, n := range []struct {
+		name string
+		got  *int
+		want int
+	}{{"servings", got.Servings, w.Servings}, {"prep", got.PrepMinutes, w.Prep}, {"cook", got.CookMinutes, w.Cook}, {"total", got.TotalMinutes, w.Total}} {
+		if n.want >= 0 && intOr0(n.got) != n.want {
+			diff(n.name, intOr0(n.got), n.want)
+		}
+	}
+	if !slices.Equal(got.Categories, w.Categories) {
+		diff("categories", got.Categories, w.Categories)
+	}
+	if !slices.Equal(got.Tags, w.Tags) {
+		diff("tags", got.Tags, w.Tags)
+	}
+	if !bytes.Equal(r.Image, w.Image) {
+		diff("image", fmt.Sprintf("%d bytes", len(r.Image)), fmt.Sprintf("%d bytes", len(w.Image)))
+	}
+	if got.ImageURL != w.ImageURL {
+		diff("image URL", got.ImageURL, w.ImageURL)
+	}
+	if got.SourceURL != w.SourceURL {
+		diff("source URL", got.SourceURL, w.SourceURL)
+	}
+	if !strings.Contains(got.Description, w.DescriptionHas) {
+		diff("description", got.Description, "containing "+w.DescriptionHas)
+	}
+	for _, u := range w.Unmapped {
+		if !slices.Contains(r.Unmapped, u) {
+			diff("unmapped", r.Unmapped, "with "+u)
+		}
+	}
+	if !strings.Contains(r.Entry, w.EntryHas) {
+		diff("entry", r.Entry, "containing "+w.EntryHas)
+	}
+}
+
+func w2s(s string) string { return fmt.Sprintf("%q", s) }
+
+// lines flattens sections as the expectations write them.
+func lines(ss []extract.Section) []string {
+	var out []string
+	for _, s := range ss {
+		if s.Name != "" {
+			out = append(out, "## "+s.Name)
+		}
+		out = append(out, s.Items...)
+	}
+	return out
+}
+
+func intOr0(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
