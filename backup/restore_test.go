@@ -6,9 +6,11 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -280,6 +282,112 @@ func TestRestoreLock(t *testing.T) {
 	}
 	if held, err := repo.RestoreInProgress(ctx, db); err != nil || held {
 		t.Errorf("after the restore: held %v, %v", held, err)
+	}
+}
+
+// A worker killed while its restore runs a long statement (an index
+// rebuild) does not hold the lock, and the API's 503, until the statement
+// ends: the session notices within seconds that its client is gone.
+func TestRestoreLockDiesWithItsClientMidStatement(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	// The lock holder is this test binary again, in a process of its own
+	// (restoreLockHolder), so that it can be killed outright.
+	holder := osexec.Command(os.Args[0], "-test.run=^TestRestoreLockHolderProcess$")
+	holder.Env = append(os.Environ(), "RESTORE_LOCK_HOLDER_DB="+db.Config().ConnString())
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = holder.Process.Kill(); _, _ = holder.Process.Wait() })
+	var pid int
+	waitUntil(t, "the holder to run its long statement under the lock", 30*time.Second, func() bool {
+		err := db.QueryRow(ctx, `SELECT pid FROM pg_stat_activity
+			WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_sleep%'`).Scan(&pid)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return false
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return true
+	})
+	if held, err := repo.RestoreInProgress(ctx, db); err != nil || !held {
+		t.Fatalf("the holder has no lock: %v %v", held, err)
+	}
+	if err := holder.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = holder.Process.Wait()
+	// Far less than the statement's two minutes.
+	waitUntil(t, "the lock to be released", 30*time.Second, func() bool {
+		held, err := repo.RestoreInProgress(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return !held
+	})
+}
+
+// TestRestoreLockHolderProcess is the process TestRestoreLockDiesWithItsClientMidStatement
+// kills: it takes the restore lock and runs a statement of two minutes.
+func TestRestoreLockHolderProcess(t *testing.T) {
+	url := os.Getenv("RESTORE_LOCK_HOLDER_DB")
+	if url == "" {
+		t.Skip("run by TestRestoreLockDiesWithItsClientMidStatement")
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := repo.TryLockRestore(ctx, conn); err != nil || !ok {
+		t.Fatalf("lock: %v %v", ok, err)
+	}
+	_, _ = conn.Exec(ctx, "SELECT pg_sleep(120)")
+}
+
+// After a restore its connection goes back to the pool as it came.
+func TestRestoreUnlockResetsTheSession(t *testing.T) {
+	t.Parallel()
+	db := repotest.DB(t)
+	ctx := context.Background()
+	conn, err := db.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	setting := func() string {
+		var v string
+		if err := conn.QueryRow(ctx, "SHOW client_connection_check_interval").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := setting()
+	if ok, err := repo.TryLockRestore(ctx, conn); err != nil || !ok {
+		t.Fatalf("lock: %v %v", ok, err)
+	}
+	if setting() == before {
+		t.Fatalf("the restore's session does not check on its client (%s)", before)
+	}
+	if err := repo.UnlockRestore(ctx, conn); err != nil {
+		t.Fatal(err)
+	}
+	if got := setting(); got != before {
+		t.Fatalf("after the restore: %s, want %s", got, before)
+	}
+}
+
+// waitUntil polls cond until it holds, failing after limit.
+func waitUntil(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

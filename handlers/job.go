@@ -60,6 +60,10 @@ func jobView(j repo.Job) Job {
 		v.State = "running"
 	case river == "completed":
 		v.State = "completed"
+	case river == "discarded" && deref(j.RiverError) == riverRescued:
+		// Its last attempt's worker died (a restore has only one).
+		v.State = "failed"
+		v.Error = &JobError{Code: "interrupted", Message: "the worker running this job stopped before it finished; start it again"}
 	case river == "discarded":
 		v.State = "failed"
 		v.Error = &JobError{Code: "internal", Message: "the job failed; the server log has details"}
@@ -81,6 +85,10 @@ func jobView(j repo.Job) Job {
 	}
 	return v
 }
+
+// riverRescued is the error River's rescuer records on a job whose worker
+// vanished while it ran it.
+const riverRescued = "Stuck job rescued by JobRescuer"
 
 func deref(s *string) string {
 	if s == nil {

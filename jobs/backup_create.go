@@ -35,6 +35,21 @@ type BackupCreateWorker struct {
 	deps *Deps
 }
 
+// Timeout bounds one attempt, and is how long a backup whose worker was
+// killed waits before River hands it to another worker: long enough to
+// copy a large installation's photos to a slow disk or a bucket over a home
+// uplink (tens of gigabytes at a few megabytes a second). The attempt that
+// runs again starts afresh under a new name; what the killed one wrote
+// stays a hidden temporary file (filestore.Local.Put, or an unfinished S3
+// upload), never listed as a backup.
+func (w *BackupCreateWorker) Timeout(*river.Job[BackupCreateArgs]) time.Duration {
+	return w.deps.timeLimit(backupTimeLimit)
+}
+
+// backupTimeLimit is the time limit of a backup and of a restore, which
+// reads and writes as much.
+const backupTimeLimit = 6 * time.Hour
+
 // Work writes the backup, reporting progress, and prunes old scheduled ones.
 func (w *BackupCreateWorker) Work(ctx context.Context, job *river.Job[BackupCreateArgs]) error {
 	cfg := w.deps.Config

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/riverqueue/river"
 
@@ -35,6 +36,15 @@ type BackupRestoreWorker struct {
 	deps *Deps
 	// afterTable is backup.RestoreOptions.AfterTable; tests inject failures.
 	afterTable func(table string) error
+}
+
+// Timeout bounds one attempt as for a backup (backupTimeLimit); a restore
+// cut short by it rolls back and changes nothing. A restore whose worker
+// was killed has lost its transaction and its lock with its database
+// session; River finds it after this limit and, with its single attempt,
+// ends it as failed instead of running it again.
+func (w *BackupRestoreWorker) Timeout(*river.Job[BackupRestoreArgs]) time.Duration {
+	return w.deps.timeLimit(backupTimeLimit)
 }
 
 // Work restores the backup, reporting progress. A refused archive, a

@@ -153,9 +153,12 @@ func NewClient(pool *pgxpool.Pool, logger *slog.Logger, workers *river.Workers, 
 		Queues:               queues,
 		Workers:              workers,
 		RescueStuckJobsAfter: rescue,
-		// A job whose worker died runs again after rescue; it must not be
-		// cut short before that by a shorter timeout.
-		JobTimeout:                  -1,
+		// Every kind has a time limit of its own (addWorker), which also
+		// decides when a job whose worker died is rescued. This default
+		// applies to no kind; it is finite all the same, since River never
+		// rescues a job without a limit, and no longer than RescueAfter
+		// (River requires it).
+		JobTimeout:                  rescue,
 		CompletedJobRetentionPeriod: 7 * 24 * time.Hour,
 		DiscardedJobRetentionPeriod: 7 * 24 * time.Hour,
 		CancelledJobRetentionPeriod: 7 * 24 * time.Hour,

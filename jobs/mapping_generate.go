@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -57,6 +58,12 @@ type GenerateMappingsResult struct {
 type GenerateMappingsWorker struct {
 	river.WorkerDefaults[GenerateMappingsArgs]
 	deps *Deps
+}
+
+// Timeout bounds one attempt: matching one recipe's items takes
+// milliseconds, the rest is a transaction on a few of its rows.
+func (w *GenerateMappingsWorker) Timeout(*river.Job[GenerateMappingsArgs]) time.Duration {
+	return w.deps.timeLimit(2 * time.Minute)
 }
 
 // Work regenerates the mapping of one recipe in one transaction.

@@ -32,6 +32,12 @@ type PurgeExpiredWorker struct {
 	deps *Deps
 }
 
+// Timeout bounds one attempt: a few DELETEs, of a day's rows usually, of
+// months' worth after a long time without workers.
+func (w *PurgeExpiredWorker) Timeout(*river.Job[PurgeExpiredArgs]) time.Duration {
+	return w.deps.timeLimit(10 * time.Minute)
+}
+
 // Work deletes what has expired.
 func (w *PurgeExpiredWorker) Work(ctx context.Context, job *river.Job[PurgeExpiredArgs]) error {
 	n, err := repo.PurgeExpired(ctx, w.deps.DB)

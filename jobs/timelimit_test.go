@@ -22,9 +22,14 @@ func TestJobTimeLimitCapsTheKindsOwn(t *testing.T) {
 			(&ProcessImageWorker{deps: d}).Timeout(&river.Job[ProcessImageArgs]{}),
 			(&DownloadRecipeImageWorker{deps: d}).Timeout(&river.Job[DownloadRecipeImageArgs]{}),
 			(&DownloadCookbookImageWorker{deps: d}).Timeout(&river.Job[DownloadCookbookImageArgs]{}),
+			(&BackupCreateWorker{deps: d}).Timeout(&river.Job[BackupCreateArgs]{}),
+			(&BackupRestoreWorker{deps: d}).Timeout(&river.Job[BackupRestoreArgs]{}),
+			(&GenerateMappingsWorker{deps: d}).Timeout(&river.Job[GenerateMappingsArgs]{}),
+			(&PurgeExpiredWorker{deps: d}).Timeout(&river.Job[PurgeExpiredArgs]{}),
 		}
 	}
-	own := []time.Duration{2 * time.Minute, 3 * time.Hour, 2 * time.Minute, 2 * time.Minute, 2 * time.Minute, 2 * time.Minute}
+	own := []time.Duration{2 * time.Minute, 3 * time.Hour, 2 * time.Minute, 2 * time.Minute, 2 * time.Minute, 2 * time.Minute,
+		6 * time.Hour, 6 * time.Hour, 2 * time.Minute, 10 * time.Minute}
 	for i, got := range limits(0) {
 		if got != own[i] {
 			t.Errorf("unset: kind %d has %s, want its own %s", i, got, own[i])

@@ -1,11 +1,13 @@
 package jobs
 
 import (
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"larder/config"
 	"larder/filestore"
@@ -57,17 +59,29 @@ func (d *Deps) timeLimit(own time.Duration) time.Duration {
 // NewWorkers registers the worker of every job kind.
 func NewWorkers(d *Deps) *river.Workers {
 	w := river.NewWorkers()
-	river.AddWorker(w, &PurgeExpiredWorker{deps: d})
-	river.AddWorker(w, &ProcessImageWorker{deps: d})
-	river.AddWorker(w, &SendEmailWorker{deps: d})
-	river.AddWorker(w, &DownloadCookbookImageWorker{deps: d})
-	river.AddWorker(w, &BackupCreateWorker{deps: d})
-	river.AddWorker(w, &BackupRestoreWorker{deps: d})
-	river.AddWorker(w, &GenerateMappingsWorker{deps: d})
-	river.AddWorker(w, &ImportRecipeWorker{deps: d})
-	river.AddWorker(w, &DownloadRecipeImageWorker{deps: d})
-	river.AddWorker(w, &ImportArchiveWorker{deps: d})
+	addWorker(w, &PurgeExpiredWorker{deps: d})
+	addWorker(w, &ProcessImageWorker{deps: d})
+	addWorker(w, &SendEmailWorker{deps: d})
+	addWorker(w, &DownloadCookbookImageWorker{deps: d})
+	addWorker(w, &BackupCreateWorker{deps: d})
+	addWorker(w, &BackupRestoreWorker{deps: d})
+	addWorker(w, &GenerateMappingsWorker{deps: d})
+	addWorker(w, &ImportRecipeWorker{deps: d})
+	addWorker(w, &DownloadRecipeImageWorker{deps: d})
+	addWorker(w, &ImportArchiveWorker{deps: d})
 	return w
+}
+
+// addWorker registers worker, which must have a time limit of its own:
+// River rescues a running job whose worker vanished only once the kind's
+// limit has passed, and never when it has none, so a worker killed in the
+// middle of such a job would leave it running for ever.
+func addWorker[T river.JobArgs](w *river.Workers, worker river.Worker[T]) {
+	var args T
+	if limit := worker.Timeout(&river.Job[T]{JobRow: &rivertype.JobRow{}}); limit <= 0 {
+		panic(fmt.Sprintf("jobs: kind %s has no time limit of its own (Timeout returned %s)", args.Kind(), limit))
+	}
+	river.AddWorker(w, worker)
 }
 
 // PeriodicJobs are the jobs River's leader inserts on a schedule.

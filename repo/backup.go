@@ -478,16 +478,43 @@ const (
 
 // TryLockRestore takes the restore lock on conn's session, false if another
 // session holds it. conn must be a dedicated connection, not a pool.
+//
+// The session first learns to notice a vanished client (watchClient): a
+// session ends, and its lock and transaction with it, only once PostgreSQL
+// sees that its client is gone, which by default is when the statement
+// running has finished (an index rebuild of a large table takes minutes),
+// or hours after the client's machine went away.
 func TryLockRestore(ctx context.Context, conn DBTX) (bool, error) {
+	watchClient(ctx, conn)
 	var ok bool
 	err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, $2)`, restoreLockClass, restoreLockObject).Scan(&ok)
 	return ok, wrap("take restore lock", err)
 }
 
-// UnlockRestore releases the restore lock held by conn's session.
+// UnlockRestore releases the restore lock held by conn's session, and
+// gives the session its usual settings back.
 func UnlockRestore(ctx context.Context, conn DBTX) error {
 	_, err := conn.Exec(ctx, `SELECT pg_advisory_unlock($1, $2)`, restoreLockClass, restoreLockObject)
+	if err == nil {
+		_, err = conn.Exec(ctx, `RESET client_connection_check_interval; RESET tcp_keepalives_idle;
+			RESET tcp_keepalives_interval; RESET tcp_keepalives_count`)
+	}
 	return wrap("release restore lock", err)
+}
+
+// watchClient makes conn's session check every few seconds, even in the
+// middle of a statement, that its client is still there (a killed process
+// closed its socket), and probe a silent client's machine after 30 s of
+// quiet (3 probes 10 s apart). Each is best effort: a server without the
+// setting (before PostgreSQL 14, or on a system without the kernel support)
+// keeps its defaults and the lock still ends with the session.
+func watchClient(ctx context.Context, conn DBTX) {
+	for _, setting := range []string{
+		`SET client_connection_check_interval = '2s'`,
+		`SET tcp_keepalives_idle = 30`, `SET tcp_keepalives_interval = 10`, `SET tcp_keepalives_count = 3`,
+	} {
+		_, _ = conn.Exec(ctx, setting)
+	}
 }
 
 // RestoreInProgress reports whether some session of this database holds the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -24,6 +25,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"larder/backup"
 	"larder/config"
 	"larder/handlers"
 	"larder/jobs"
@@ -57,10 +59,13 @@ func TestMain(m *testing.M) {
 
 type bundle struct {
 	dbName   string
+	db       *pgxpool.Pool
 	uploads  string
+	backups  string
 	app      *fiber.App
 	tokenFor func(repo.User) string
 	user     repo.User
+	admin    repo.User
 }
 
 func setup(t *testing.T) *bundle {
@@ -70,8 +75,8 @@ func setup(t *testing.T) *bundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	uploads := t.TempDir()
-	cfg.UploadPath = uploads
+	uploads, backups := t.TempDir(), t.TempDir()
+	cfg.UploadPath, cfg.BackupPath = uploads, backups
 	cfg.ImportAllowPrivate = true // the image site is an httptest server on loopback
 	api, err := pgxpool.New(context.Background(), repotest.URLFor(name))
 	if err != nil {
@@ -86,7 +91,8 @@ func setup(t *testing.T) *bundle {
 	tokens := &token.Issuer{AccessSecret: []byte("a-secret"), RefreshSecret: []byte("r-secret"), AccessTTL: time.Hour, RefreshTTL: time.Hour}
 	app := handlers.New(handlers.Deps{Config: cfg, DB: api, Queue: queue, Tokens: tokens, Logger: logger, Version: "test"})
 	u := repotest.CreateUser(t, api, repo.RoleUser)
-	return &bundle{dbName: name, uploads: uploads, app: app, user: u, tokenFor: func(u repo.User) string {
+	admin := repotest.CreateUser(t, api, repo.RoleAdmin)
+	return &bundle{dbName: name, db: api, uploads: uploads, backups: backups, app: app, user: u, admin: admin, tokenFor: func(u repo.User) string {
 		tok, err := tokens.Access(u.ID, u.Role, u.SessionVersion)
 		if err != nil {
 			t.Fatal(err)
@@ -97,6 +103,12 @@ func setup(t *testing.T) *bundle {
 
 func (b *bundle) call(t *testing.T, method, path string, body any) (int, map[string]any) {
 	t.Helper()
+	return b.callAs(t, b.user, method, path, body)
+}
+
+// callAs is call with user's token.
+func (b *bundle) callAs(t *testing.T, user repo.User, method, path string, body any) (int, map[string]any) {
+	t.Helper()
 	var r io.Reader
 	if body != nil {
 		raw, _ := json.Marshal(body)
@@ -104,7 +116,7 @@ func (b *bundle) call(t *testing.T, method, path string, body any) (int, map[str
 	}
 	req := httptest.NewRequest(method, path, r)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+b.tokenFor(b.user))
+	req.Header.Set("Authorization", "Bearer "+b.tokenFor(user))
 	resp, err := b.app.Test(req, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -115,13 +127,15 @@ func (b *bundle) call(t *testing.T, method, path string, body any) (int, map[str
 	return resp.StatusCode, out
 }
 
-// startWorker runs the worker binary on the test database.
-func (b *bundle) startWorker(t *testing.T) *exec.Cmd {
+// startWorker runs the worker binary on the test database, working queues;
+// env adds to (or overrides) its environment.
+func (b *bundle) startWorker(t *testing.T, queues string, env ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(workerBinary, "--queues", "images", "--shutdown-grace", "5s")
+	cmd := exec.Command(workerBinary, "--queues", queues, "--shutdown-grace", "5s")
 	cmd.Env = append(os.Environ(),
 		"DATABASE_URL="+repotest.URLFor(b.dbName),
 		"UPLOAD_PATH="+b.uploads,
+		"BACKUP_PATH="+b.backups,
 		"DATA_DIR="+t.TempDir(),
 		"IMPORT_ALLOW_PRIVATE_ADDRESSES=true",
 		// A killed worker's job is rescued after the longer of the two:
@@ -130,6 +144,7 @@ func (b *bundle) startWorker(t *testing.T) *exec.Cmd {
 		"JOB_TIME_LIMIT=5s",
 		"LOG_LEVEL=warn",
 	)
+	cmd.Env = append(cmd.Env, env...) // the last of a name wins
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
@@ -162,9 +177,10 @@ func (b *bundle) enqueueImageDownload(t *testing.T, url string) string {
 	return body["job"].(map[string]any)["id"].(string)
 }
 
+// jobState reads a job as an administrator, who sees every user's jobs.
 func (b *bundle) jobState(t *testing.T, id string) (string, map[string]any) {
 	t.Helper()
-	status, job := b.call(t, "GET", "/api/jobs/"+id, nil)
+	status, job := b.callAs(t, b.admin, "GET", "/api/jobs/"+id, nil)
 	if status != 200 {
 		t.Fatalf("get job: %d %v", status, job)
 	}
@@ -222,7 +238,7 @@ func TestJobMovesFromQueuedToRunningToCompleted(t *testing.T) {
 		t.Fatalf("before any worker runs: %s, want queued", state)
 	}
 
-	b.startWorker(t)
+	b.startWorker(t, "images")
 	waitFor(t, "the worker to fetch the image", 30*time.Second, func() bool { return requests.Load() > 0 })
 	if state, _ := b.jobState(t, id); state != "running" {
 		t.Fatalf("while the worker fetches: %s, want running", state)
@@ -255,7 +271,7 @@ func TestKilledWorkerDoesNotLoseItsJob(t *testing.T) {
 	defer site.Close()
 
 	id := b.enqueueImageDownload(t, site.URL+"/photo.png")
-	first := b.startWorker(t)
+	first := b.startWorker(t, "images")
 	waitFor(t, "the first worker to start the job", 30*time.Second, func() bool { return requests.Load() == 1 })
 	if state, _ := b.jobState(t, id); state != "running" {
 		t.Fatalf("before the kill: %s, want running", state)
@@ -272,7 +288,7 @@ func TestKilledWorkerDoesNotLoseItsJob(t *testing.T) {
 	// stuck past JOB_RESCUE_AFTER and JOB_TIME_LIMIT and makes it available
 	// again: on its first run once the dead leader's term expires (15 s),
 	// or on a later one (every 30 s, fixed in River).
-	b.startWorker(t)
+	b.startWorker(t, "images")
 	var job map[string]any
 	// Well under the kinds' own 2 minutes: JOB_TIME_LIMIT must bound the wait.
 	waitFor(t, "another worker to complete the rescued job", 75*time.Second, func() bool {
@@ -285,5 +301,220 @@ func TestKilledWorkerDoesNotLoseItsJob(t *testing.T) {
 	}
 	if !strings.Contains(fmt.Sprint(job["result"]), "cookbookId") {
 		t.Fatalf("result: %v", job["result"])
+	}
+}
+
+// A worker killed while it writes a backup loses nothing: the half-written
+// archive is never listed as a backup, and once JOB_TIME_LIMIT has passed
+// another worker takes the job over and writes a whole one. (Without a
+// time limit of its own, River would leave the job running for ever.)
+func TestKilledWorkerDoesNotLoseItsBackup(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	status, body := b.callAs(t, b.admin, "POST", "/api/backups", nil)
+	if status != 202 {
+		t.Fatalf("create backup: %d %v", status, body)
+	}
+	id := body["job"].(map[string]any)["id"].(string)
+
+	// Hold the first worker in the middle of its archive: it reports its
+	// progress after the first table it dumps, synchronously, and that
+	// update waits for this lock on the job's row.
+	hold, err := b.db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Rollback(ctx) //nolint:errcheck
+	if _, err := hold.Exec(ctx, `SELECT 1 FROM app_job WHERE id = $1 FOR UPDATE`, id); err != nil {
+		t.Fatal(err)
+	}
+	first := b.startWorker(t, "backup")
+	waitFor(t, "the first worker to be writing the archive", 30*time.Second, func() bool {
+		var waiting bool
+		if err := b.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE app_job SET progress%')`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		return waiting && len(tempFiles(t, b.backups)) > 0
+	})
+	if state, _ := b.jobState(t, id); state != "running" {
+		t.Fatalf("before the kill: %s, want running", state)
+	}
+	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = first.Process.Wait()
+	if err := hold.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// What the dead worker wrote stays, hidden: it is no backup.
+	partial := tempFiles(t, b.backups)
+	if len(partial) == 0 {
+		t.Fatal("the killed worker left no partial archive: the test did not kill it mid-write")
+	}
+	if status, page := b.callAs(t, b.admin, "GET", "/api/backups", nil); status != 200 || page["total"] != float64(0) {
+		t.Fatalf("after the kill the backups are %d %v, want none", status, page)
+	}
+
+	// As in TestKilledWorkerDoesNotLoseItsJob: another worker leads, and
+	// its rescuer hands the job back once JOB_TIME_LIMIT (5 s, not the
+	// kind's own hours) has passed.
+	b.startWorker(t, "backup")
+	var job map[string]any
+	waitFor(t, "another worker to complete the rescued backup", 75*time.Second, func() bool {
+		var state string
+		state, job = b.jobState(t, id)
+		return state == "completed" || state == "failed"
+	})
+	if job["state"] != "completed" {
+		t.Fatalf("rescued backup: %v", job)
+	}
+	name := job["result"].(map[string]any)["name"].(string)
+	status, page := b.callAs(t, b.admin, "GET", "/api/backups", nil)
+	items, _ := page["items"].([]any)
+	if status != 200 || len(items) != 1 || items[0].(map[string]any)["name"] != name {
+		t.Fatalf("backups after the rescue: %d %v, want just %s", status, page, name)
+	}
+	m, err := backup.Verify(filepath.Join(b.backups, name), backup.DefaultLimits)
+	if err != nil {
+		t.Fatalf("the rescued attempt's archive: %v", err)
+	}
+	if len(m.Tables) == 0 {
+		t.Fatal("the rescued attempt's archive has no tables")
+	}
+}
+
+// tempFiles lists the files being written (or left half-written) in dir.
+func tempFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".tmp-") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// A worker killed in the middle of a restore changes nothing and holds
+// nothing: the API serves again within seconds (the lock went with the
+// worker's session), the job ends as interrupted once JOB_TIME_LIMIT has
+// passed (a restore never runs again by itself), and the administrator's
+// second try restores the backup.
+func TestKilledWorkerDuringRestoreChangesNothing(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	// This worker's restore must outlast the test's hold on it; the
+	// rescuer, on the next worker, keeps the usual 5 s.
+	first := b.startWorker(t, "backup", "JOB_TIME_LIMIT=60s")
+	status, body := b.callAs(t, b.admin, "POST", "/api/backups", nil)
+	if status != 202 {
+		t.Fatalf("create backup: %d %v", status, body)
+	}
+	backupJob := body["job"].(map[string]any)["id"].(string)
+	var job map[string]any
+	waitFor(t, "the backup", 60*time.Second, func() bool {
+		var state string
+		state, job = b.jobState(t, backupJob)
+		return state == "completed"
+	})
+	name := job["result"].(map[string]any)["name"].(string)
+	// Written after the backup: a restore removes it, a failed one must not.
+	later := repotest.CreateUser(t, b.db, repo.RoleUser)
+
+	// Hold the restore in its transaction: it waits to empty a table this
+	// session reads.
+	hold, err := b.db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Rollback(ctx) //nolint:errcheck
+	if _, err := hold.Exec(ctx, `LOCK TABLE recipe IN ACCESS SHARE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	status, body = b.callAs(t, b.admin, "POST", "/api/backups/"+name+"/restore", nil)
+	if status != 202 {
+		t.Fatalf("restore: %d %v", status, body)
+	}
+	restoreJob := body["job"].(map[string]any)["id"].(string)
+	waitFor(t, "the restore to wait for the table", 30*time.Second, func() bool {
+		var waiting bool
+		if err := b.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid())`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		restoring, err := repo.RestoreInProgress(ctx, b.db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return waiting && restoring
+	})
+	// The API looks for the restore lock once a second; until it has seen
+	// it, a request reading the tables would wait for the restore, so the
+	// test asks for one that reads none.
+	waitFor(t, "the API to answer 503", 5*time.Second, func() bool {
+		status, _ := b.call(t, "GET", "/api/openapi.json", nil)
+		return status == 503
+	})
+	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = first.Process.Wait()
+	// The restore's session ends as soon as PostgreSQL sees its worker
+	// gone, though the statement it ran was still waiting.
+	waitFor(t, "the API to serve again", 15*time.Second, func() bool {
+		status, _ := b.call(t, "GET", "/api/openapi.json", nil)
+		return status == 200
+	})
+	// Its transaction went too: nothing waits on its locks.
+	if status, _ := b.call(t, "GET", "/api/recipes", nil); status != 200 {
+		t.Fatalf("after the kill: %d", status)
+	}
+	if err := hold.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.GetUser(ctx, b.db, later.ID); err != nil {
+		t.Fatalf("the killed restore changed the data: %v", err)
+	}
+
+	b.startWorker(t, "backup")
+	waitFor(t, "the rescuer to end the restore", 75*time.Second, func() bool {
+		var state string
+		state, job = b.jobState(t, restoreJob)
+		return state != "running"
+	})
+	if job["state"] != "failed" || job["error"].(map[string]any)["code"] != "interrupted" {
+		t.Fatalf("killed restore: %v", job)
+	}
+	if _, err := repo.GetUser(ctx, b.db, later.ID); err != nil {
+		t.Fatalf("the rescuer ran the restore again: %v", err)
+	}
+
+	// The administrator starts it again; it runs whole.
+	status, body = b.callAs(t, b.admin, "POST", "/api/backups/"+name+"/restore", nil)
+	if status != 202 {
+		t.Fatalf("restore again: %d %v", status, body)
+	}
+	again := body["job"].(map[string]any)["id"].(string)
+	var state string
+	waitFor(t, "the second restore", 60*time.Second, func() bool {
+		// The restore ends every session: read the job from the database.
+		if err := b.db.QueryRow(ctx, `SELECT CASE WHEN result IS NOT NULL THEN 'completed'
+			WHEN error_code IS NOT NULL THEN error_code ELSE '' END FROM app_job WHERE id = $1`, again).Scan(&state); err != nil {
+			t.Fatal(err)
+		}
+		return state != ""
+	})
+	if state != "completed" {
+		t.Fatalf("second restore: %s", state)
+	}
+	if _, err := repo.GetUser(ctx, b.db, later.ID); !errors.Is(err, repo.ErrNotFound) {
+		t.Fatalf("after the restore, the user created since the backup: %v, want gone", err)
 	}
 }
