@@ -63,6 +63,9 @@ export function saveBlob(blob: Blob, filename: string) {
  */
 export const variantWidths: Record<string, number> = { thumb: 320, medium: 800 };
 
+/** The sizes a recipe page's photo is shown at (its img and the photo's preload agree on them). */
+export const recipeHeroSizes = '(max-width: 900px) 100vw, 450px';
+
 /** srcset from an image's renditions (`imageVariants`: rendition name → address). */
 export function srcSet(variants: Record<string, string> | undefined): string | undefined {
   const known = Object.entries(variants ?? {}).filter(([name]) => name in variantWidths);

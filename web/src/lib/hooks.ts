@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
 
 /** value, delayed until it has not changed for ms. */
 export function useDebounced<T>(value: T, ms: number): T {
@@ -30,16 +30,22 @@ export function useAsync<T>(fn: (signal: AbortSignal) => Promise<T>, deps: Depen
     const ctrl = new AbortController();
     setLoading(true);
     setError(undefined);
+    // The answer renders as a transition: React renders a whole page in slices, yielding to the
+    // browser between them, instead of holding a phone's main thread until the page is built.
     fnRef.current(ctrl.signal).then(
       (d) => {
         if (ctrl.signal.aborted) return;
-        setData(d);
-        setLoading(false);
+        startTransition(() => {
+          setData(d);
+          setLoading(false);
+        });
       },
       (e) => {
         if (ctrl.signal.aborted) return;
-        setError(e);
-        setLoading(false);
+        startTransition(() => {
+          setError(e);
+          setLoading(false);
+        });
       },
     );
     return () => ctrl.abort(new DOMException('superseded', 'AbortError'));

@@ -1,0 +1,58 @@
+import { api } from './api';
+import { recipeHeroSizes, srcSet } from './format';
+import { mayHaveSession } from './sessionHint';
+
+/**
+ * Answers started before the screen that reads them has loaded (see preloadScreen in App.tsx):
+ * the app opening on a recipe reads it while the recipe screen's code is still on its way.
+ * They are for the first screen only: the first take empties the store, so nothing read at start
+ * is served later, stale.
+ */
+let started = new Map<string, Promise<unknown>>();
+
+function prefetch(key: string, load: () => Promise<unknown>) {
+  if (started.has(key)) return;
+  const p = load();
+  // Its failure is the screen's to show when it takes the answer; not an unhandled rejection.
+  p.catch(() => {});
+  started.set(key, p);
+}
+
+/** The answer started for key at start, once; undefined when there is none (then read it now). */
+export function takePrefetched<T>(key: string): Promise<T> | undefined {
+  const p = started.get(key) as Promise<T> | undefined;
+  started = new Map();
+  return p;
+}
+
+export const recipeKey = (id: string) => `recipe:${id}`;
+
+/**
+ * Reads the recipe as the screen will: after the session is restored when there may be one (the
+ * client shares one refresh between this and the AuthProvider's restore), anonymously otherwise.
+ * withPhoto also asks for its photo as soon as the address is known (the recipe page leads with
+ * it), in the size the page will pick, rather than once the page has rendered.
+ */
+export function prefetchRecipe(id: string, opts: { withPhoto?: boolean } = {}) {
+  prefetch(recipeKey(id), async () => {
+    if (mayHaveSession()) await api.restoreSession();
+    const recipe = await api.getRecipe(id);
+    if (opts.withPhoto) preloadPhoto(recipe.imageUrl, recipe.imageVariants);
+    return recipe;
+  });
+}
+
+function preloadPhoto(src: string | null | undefined, variants: Record<string, string> | undefined) {
+  if (!src || typeof document === 'undefined') return;
+  const link = document.createElement('link');
+  link.rel = 'preload';
+  link.as = 'image';
+  link.href = src;
+  const set = srcSet(variants);
+  if (set) {
+    link.imageSrcset = set;
+    link.imageSizes = recipeHeroSizes;
+  }
+  link.fetchPriority = 'high';
+  document.head.append(link);
+}
