@@ -4,12 +4,16 @@ import { Layout } from './components/Layout';
 import { RequireAdmin, RequireAuth } from './components/Guards';
 import { AuthProvider } from './lib/auth';
 import { prefetchRecipe } from './lib/prefetch';
+// The recipe page ships with the shell: it is what a shared link opens, and on a phone's network
+// a chunk of its own costs the round trips of its files after the shell's.
+import RecipeView from './pages/RecipeView';
 
 type PageModule = () => Promise<{ default: ComponentType }>;
 
 /** What a screen's route carries so the app can start loading it before React renders it. */
 interface ScreenHandle {
-  load: PageModule;
+  /** Its chunk; none for a screen in the shell. */
+  load?: PageModule;
   /** Starts reading the data the screen will ask for first. */
   prefetch?: (params: Params) => void;
 }
@@ -45,7 +49,7 @@ const routes: RouteObject[] = [
       screen('recipes/new', () => import('./pages/RecipeEdit'), { guard: auth }),
       screen('import', () => import('./pages/Import'), { guard: auth }),
       { path: 'recipes/import', element: <Navigate to="/import" replace /> },
-      screen('recipes/:id', () => import('./pages/RecipeView'), { prefetch: recipePage }),
+      { path: 'recipes/:id', element: <RecipeView />, handle: { prefetch: recipePage } satisfies ScreenHandle },
       screen('recipes/:id/edit', () => import('./pages/RecipeEdit'), { guard: auth }),
       screen('recipes/:id/cook', () => import('./pages/CookingMode'), { prefetch: cookingMode }),
       screen('recipes/:id/mappings', () => import('./pages/MappingEditor'), { guard: auth }),
@@ -75,7 +79,7 @@ export function preloadScreen(pathname: string) {
     const handle = m.route.handle as ScreenHandle | undefined;
     if (!handle) continue;
     // A failed load is React.lazy's to report when the screen renders.
-    handle.load().catch(() => {});
+    handle.load?.().catch(() => {});
     handle.prefetch?.(m.params);
   }
 }

@@ -1,4 +1,5 @@
 /** Small display helpers. */
+import recipePhoto from './recipePhoto.json';
 
 export function formatMinutes(min: number | null | undefined): string | null {
   if (min == null || !Number.isFinite(min) || min <= 0) return null;
@@ -63,8 +64,8 @@ export function saveBlob(blob: Blob, filename: string) {
  */
 export const variantWidths: Record<string, number> = { thumb: 320, medium: 800 };
 
-/** The sizes a recipe page's photo is shown at (its img and the photo's preload agree on them). */
-export const recipeHeroSizes = '(max-width: 900px) 100vw, 450px';
+/** The sizes a recipe page's photo is shown at (its img and the photo's preloads agree on them). */
+export const recipeHeroSizes: string = recipePhoto.sizes;
 
 /** srcset from an image's renditions (`imageVariants`: rendition name → address). */
 export function srcSet(variants: Record<string, string> | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import { api } from './api';
+import { api, type Recipe } from './api';
 import { recipeHeroSizes, srcSet } from './format';
 import { mayHaveSession } from './sessionHint';
 
@@ -36,10 +36,29 @@ export const recipeKey = (id: string) => `recipe:${id}`;
 export function prefetchRecipe(id: string, opts: { withPhoto?: boolean } = {}) {
   prefetch(recipeKey(id), async () => {
     if (mayHaveSession()) await api.restoreSession();
+    // A visitor (no session) on a public recipe's page: the server wrote the recipe into it.
+    const written = api.accessToken ? undefined : recipeWrittenInPage(id);
+    if (written) return written;
     const recipe = await api.getRecipe(id);
     if (opts.withPhoto) preloadPhoto(recipe.imageUrl, recipe.imageVariants);
     return recipe;
   });
+}
+
+/**
+ * The recipe the server wrote into a public recipe's page (handlers/recipe_page.go), as the API
+ * answers a visitor: read once, then removed, so a later visit in the same page asks the API.
+ */
+function recipeWrittenInPage(id: string): Recipe | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const el = document.getElementById('recipe-data');
+  if (!el || el.dataset.id !== id) return undefined;
+  el.remove();
+  try {
+    return JSON.parse(el.textContent ?? '') as Recipe;
+  } catch {
+    return undefined; // unreadable: the API is asked as usual
+  }
 }
 
 function preloadPhoto(src: string | null | undefined, variants: Record<string, string> | undefined) {
