@@ -18,15 +18,22 @@ export interface AsyncState<T> {
   setData: (d: T | ((prev: T | undefined) => T)) => void;
 }
 
-/** Runs fn when deps change (aborting the previous run) and tracks its result. */
-export function useAsync<T>(fn: (signal: AbortSignal) => Promise<T>, deps: DependencyList): AsyncState<T> {
-  const [data, setData] = useState<T | undefined>(undefined);
+/**
+ * Runs fn when deps change (aborting the previous run) and tracks its result. initial, when given,
+ * is the result for the first deps, already at hand: fn is not run for them.
+ */
+export function useAsync<T>(fn: (signal: AbortSignal) => Promise<T>, deps: DependencyList, initial?: T): AsyncState<T> {
+  const [data, setData] = useState<T | undefined>(initial);
   const [error, setError] = useState<unknown>(undefined);
-  const [loading, setLoading] = useState(true);
+  const [loading, setLoading] = useState(initial === undefined);
   const [tick, setTick] = useState(0);
   const fnRef = useRef(fn);
   fnRef.current = fn;
+  const firstDeps = useRef<DependencyList | null>(initial === undefined ? null : [...deps, tick]);
   useEffect(() => {
+    const first = firstDeps.current;
+    firstDeps.current = null;
+    if (first && first.every((d, i) => Object.is(d, [...deps, tick][i]))) return;
     const ctrl = new AbortController();
     setLoading(true);
     setError(undefined);

@@ -34,31 +34,42 @@ export const recipeKey = (id: string) => `recipe:${id}`;
  * it), in the size the page will pick, rather than once the page has rendered.
  */
 export function prefetchRecipe(id: string, opts: { withPhoto?: boolean } = {}) {
+  // A visitor on a public recipe's page: the recipe is in the page already.
+  if (writtenRecipe(id)) return;
   prefetch(recipeKey(id), async () => {
     if (mayHaveSession()) await api.restoreSession();
-    // A visitor (no session) on a public recipe's page: the server wrote the recipe into it.
-    const written = api.accessToken ? undefined : recipeWrittenInPage(id);
-    if (written) return written;
     const recipe = await api.getRecipe(id);
     if (opts.withPhoto) preloadPhoto(recipe.imageUrl, recipe.imageVariants);
     return recipe;
   });
 }
 
+/** The recipe block of the page, parsed once (see writtenRecipe). */
+let written: { id: string; recipe: Recipe } | null | undefined;
+
 /**
  * The recipe the server wrote into a public recipe's page (handlers/recipe_page.go), as the API
- * answers a visitor: read once, then removed, so a later visit in the same page asks the API.
+ * answers a visitor, when it is the recipe id and this browser holds no session (a cook who may be
+ * signed in reads the recipe through the API, as their view of it may differ). The recipe page
+ * takes it to render at once (its first paint is the recipe, with no round trip to the API);
+ * once taken, a later visit to the page reads the recipe through the API.
  */
-function recipeWrittenInPage(id: string): Recipe | undefined {
-  if (typeof document === 'undefined') return undefined;
-  const el = document.getElementById('recipe-data');
-  if (!el || el.dataset.id !== id) return undefined;
-  el.remove();
-  try {
-    return JSON.parse(el.textContent ?? '') as Recipe;
-  } catch {
-    return undefined; // unreadable: the API is asked as usual
+export function writtenRecipe(id: string, opts: { take?: boolean } = {}): Recipe | undefined {
+  if (written === undefined) {
+    written = null;
+    const el = typeof document === 'undefined' ? null : document.getElementById('recipe-data');
+    if (el?.dataset.id) {
+      try {
+        written = { id: el.dataset.id, recipe: JSON.parse(el.textContent ?? '') as Recipe };
+      } catch {
+        // unreadable: the API is asked as usual
+      }
+      el.remove();
+    }
   }
+  const recipe = written && written.id === id && !mayHaveSession() ? written.recipe : undefined;
+  if (recipe && opts.take) written = null;
+  return recipe;
 }
 
 function preloadPhoto(src: string | null | undefined, variants: Record<string, string> | undefined) {

@@ -7,7 +7,7 @@ import { formatMinutes, recipeHeroSizes, sentence } from '../lib/format';
 import type { RecipeRead } from '../lib/catalog';
 import { AddToCookbook, KeepOffline } from '../components/RecipeActions';
 import { useAsync, useTitle } from '../lib/hooks';
-import { recipeKey, takePrefetched } from '../lib/prefetch';
+import { recipeKey, takePrefetched, writtenRecipe } from '../lib/prefetch';
 import { scaleIngredient } from '../lib/scaling';
 import { AddToList, AddToPlan } from '../components/AddToPlan';
 import { RecipeImage } from '../components/RecipeImage';
@@ -18,9 +18,12 @@ export default function RecipeView() {
   const { id = '' } = useParams();
   const { user } = useAuth();
   const navigate = useNavigate();
+  // A public recipe's page carries the recipe (writtenRecipe): the first render shows it.
+  const [inPage] = useState(() => writtenRecipe(id, { take: true }) as RecipeRead | undefined);
   const { data: recipe, error, loading, reload, setData } = useAsync(
     (s) => (takePrefetched<RecipeRead>(recipeKey(id)) ?? api.getRecipe(id, s)) as Promise<RecipeRead>,
     [id, user?.id],
+    inPage,
   );
   useTitle(recipe?.title);
   const [servings, setServings] = useServings(recipe);
