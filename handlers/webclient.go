@@ -3,7 +3,6 @@ package handlers
 import (
 	"crypto/sha256"
 	"fmt"
-	"io"
 	"io/fs"
 	"mime"
 	"path"
@@ -46,6 +45,9 @@ func (s *Server) serveWebClient(app *fiber.App) {
 				return fiber.ErrNotFound
 			}
 			name = "index.html"
+			if head := s.recipePageHead(c); head != "" {
+				return sendIndexWithHead(c, web, head)
+			}
 		}
 		return sendWebFile(c, web, name)
 	})
@@ -59,6 +61,39 @@ func isFile(fsys fs.FS, name string) bool {
 // sendWebFile writes name with its cache rule, compressed when a copy the
 // browser accepts exists.
 func sendWebFile(c *fiber.Ctx, fsys fs.FS, name string) error {
+	setWebFileHeaders(c, name)
+	file := name
+	for _, enc := range []struct{ token, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+		if acceptsEncoding(c.Get(fiber.HeaderAcceptEncoding), enc.token) && isFile(fsys, name+enc.ext) {
+			file = name + enc.ext
+			c.Set(fiber.HeaderContentEncoding, enc.token)
+			break
+		}
+	}
+	if isFile(fsys, name+".gz") || isFile(fsys, name+".br") {
+		c.Vary(fiber.HeaderAcceptEncoding)
+	}
+	body, err := fs.ReadFile(fsys, file)
+	if err != nil {
+		return err
+	}
+	return sendWebBody(c, body)
+}
+
+// sendIndexWithHead writes index.html with head added to it (a recipe
+// page's preview and preload), uncompressed: the page is a few hundred
+// bytes more than the built one.
+func sendIndexWithHead(c *fiber.Ctx, fsys fs.FS, head string) error {
+	setWebFileHeaders(c, "index.html")
+	body, err := fs.ReadFile(fsys, "index.html")
+	if err != nil {
+		return err
+	}
+	return sendWebBody(c, withHead(body, head))
+}
+
+// setWebFileHeaders sets a client file's cache rule and content type.
+func setWebFileHeaders(c *fiber.Ctx, name string) {
 	switch {
 	case strings.HasPrefix(name, "assets/"):
 		c.Set(fiber.HeaderCacheControl, cacheImmutable)
@@ -75,27 +110,11 @@ func sendWebFile(c *fiber.Ctx, fsys fs.FS, name string) error {
 		ctype = fiber.MIMEOctetStream
 	}
 	c.Set(fiber.HeaderContentType, ctype)
+}
 
-	file := name
-	for _, enc := range []struct{ token, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
-		if acceptsEncoding(c.Get(fiber.HeaderAcceptEncoding), enc.token) && isFile(fsys, name+enc.ext) {
-			file = name + enc.ext
-			c.Set(fiber.HeaderContentEncoding, enc.token)
-			break
-		}
-	}
-	if isFile(fsys, name+".gz") || isFile(fsys, name+".br") {
-		c.Vary(fiber.HeaderAcceptEncoding)
-	}
-	f, err := fsys.Open(file)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	body, err := io.ReadAll(f)
-	if err != nil {
-		return err
-	}
+// sendWebBody answers with a client file's body, or 304 when the browser
+// holds it already.
+func sendWebBody(c *fiber.Ctx, body []byte) error {
 	// A revalidation (no-cache files, every load) costs a 304 when nothing changed.
 	etag := fmt.Sprintf(`"%x"`, sha256.Sum256(body))[:18] + `"`
 	c.Set(fiber.HeaderETag, etag)

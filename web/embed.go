@@ -4,6 +4,7 @@ package web
 
 import (
 	"embed"
+	"encoding/json"
 	"io/fs"
 )
 
@@ -21,4 +22,18 @@ func Dist() fs.FS {
 		return nil
 	}
 	return sub
+}
+
+//go:embed src/lib/recipePhoto.json
+var recipePhotoJSON []byte
+
+// RecipePhotoSizes is the sizes attribute a recipe page shows its photo
+// with (web/src/lib/recipePhoto.json, which the client reads too), so a
+// preload the server writes picks the rendition the page will.
+func RecipePhotoSizes() string {
+	var v struct{ Sizes string }
+	if err := json.Unmarshal(recipePhotoJSON, &v); err != nil {
+		panic("web/src/lib/recipePhoto.json: " + err.Error())
+	}
+	return v.Sizes
 }

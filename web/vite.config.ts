@@ -2,12 +2,13 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { fileURLToPath } from 'node:url';
 
 // The Go API serves both /api and /uploads; in development Vite proxies them so the
 // refresh cookie (Path=/api/auth) stays first-party.
 const apiTarget = process.env.LARDER_API ?? 'http://localhost:8080';
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [
     react(),
     // An installable app that opens offline: the manifest, and the service worker of src/sw.ts
@@ -40,6 +41,15 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
   ],
+  resolve: {
+    // react-router's package exports name only its development build (dev warnings and checks
+    // on every navigation and render); its production build sits beside it, unexported
+    // (remix-run/react-router#12532, #14102). A production build of the client takes that one.
+    alias:
+      mode === 'production'
+        ? [{ find: /^react-router$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)) }]
+        : [],
+  },
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: false },
@@ -58,4 +68,4 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
   },
-});
+}));

@@ -1,53 +1,90 @@
 import { lazy, type ComponentType, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { createBrowserRouter, matchRoutes, Navigate, RouterProvider, type Params, type RouteObject } from 'react-router';
 import { Layout } from './components/Layout';
 import { RequireAdmin, RequireAuth } from './components/Guards';
 import { AuthProvider } from './lib/auth';
+import { prefetchRecipe } from './lib/prefetch';
+// The recipe page ships with the shell: it is what a shared link opens, and on a phone's network
+// a chunk of its own costs the round trips of its files after the shell's.
+import RecipeView from './pages/RecipeView';
 
-// Every screen is its own chunk so the first load carries only the shell.
-const page = (load: () => Promise<{ default: ComponentType }>) => {
-  const C = lazy(load);
-  return <C />;
-};
+type PageModule = () => Promise<{ default: ComponentType }>;
+
+/** What a screen's route carries so the app can start loading it before React renders it. */
+interface ScreenHandle {
+  /** Its chunk; none for a screen in the shell. */
+  load?: PageModule;
+  /** Starts reading the data the screen will ask for first. */
+  prefetch?: (params: Params) => void;
+}
+
+/**
+ * A screen: its own chunk, so the first load carries only the shell. The chunk is loaded when the
+ * screen is first rendered, or at start when the app opens on it (preloadScreen).
+ */
+function screen(path: string, load: PageModule, opts: { guard?: (el: ReactNode) => ReactNode; prefetch?: ScreenHandle['prefetch'] } = {}): RouteObject {
+  const Page = lazy(load);
+  const handle: ScreenHandle = { load, prefetch: opts.prefetch };
+  return { path, element: opts.guard ? opts.guard(<Page />) : <Page />, handle };
+}
 const auth = (el: ReactNode) => <RequireAuth>{el}</RequireAuth>;
 const admin = (el: ReactNode) => <RequireAdmin>{el}</RequireAdmin>;
+const recipePage = (params: Params) => params.id && prefetchRecipe(params.id, { withPhoto: true });
+const cookingMode = (params: Params) => params.id && prefetchRecipe(params.id);
 
-const router = createBrowserRouter([
+const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
       { index: true, element: <Navigate to="/recipes" replace /> },
-      { path: 'login', element: page(() => import('./pages/Login')) },
-      { path: 'register', element: page(() => import('./pages/Register')) },
-      { path: 'auth/callback', element: page(() => import('./pages/AuthCallback')) },
-      { path: 'verify-email', element: page(() => import('./pages/VerifyEmail')) },
-      { path: 'verify-email/:token', element: page(() => import('./pages/VerifyEmail')) },
-      { path: 'forgot-password', element: page(() => import('./pages/ForgotPassword')) },
-      { path: 'reset-password', element: page(() => import('./pages/ResetPassword')) },
-      { path: 'reset-password/:token', element: page(() => import('./pages/ResetPassword')) },
-      { path: 'recipes', element: page(() => import('./pages/RecipeList')) },
-      { path: 'recipes/new', element: auth(page(() => import('./pages/RecipeEdit'))) },
-      { path: 'import', element: auth(page(() => import('./pages/Import'))) },
+      screen('login', () => import('./pages/Login')),
+      screen('register', () => import('./pages/Register')),
+      screen('auth/callback', () => import('./pages/AuthCallback')),
+      screen('verify-email', () => import('./pages/VerifyEmail')),
+      screen('verify-email/:token', () => import('./pages/VerifyEmail')),
+      screen('forgot-password', () => import('./pages/ForgotPassword')),
+      screen('reset-password', () => import('./pages/ResetPassword')),
+      screen('reset-password/:token', () => import('./pages/ResetPassword')),
+      screen('recipes', () => import('./pages/RecipeList')),
+      screen('recipes/new', () => import('./pages/RecipeEdit'), { guard: auth }),
+      screen('import', () => import('./pages/Import'), { guard: auth }),
       { path: 'recipes/import', element: <Navigate to="/import" replace /> },
-      { path: 'recipes/:id', element: page(() => import('./pages/RecipeView')) },
-      { path: 'recipes/:id/edit', element: auth(page(() => import('./pages/RecipeEdit'))) },
-      { path: 'recipes/:id/cook', element: page(() => import('./pages/CookingMode')) },
-      { path: 'recipes/:id/mappings', element: auth(page(() => import('./pages/MappingEditor'))) },
-      { path: 'cookbooks', element: auth(page(() => import('./pages/CookbookList'))) },
-      { path: 'cookbooks/new', element: auth(page(() => import('./pages/CookbookEdit'))) },
-      { path: 'cookbooks/:id', element: page(() => import('./pages/CookbookView')) },
-      { path: 'cookbooks/:id/edit', element: auth(page(() => import('./pages/CookbookEdit'))) },
-      { path: 'plan', element: auth(page(() => import('./pages/MealPlan'))) },
-      { path: 'shopping', element: auth(page(() => import('./pages/ShoppingLists'))) },
+      { path: 'recipes/:id', element: <RecipeView />, handle: { prefetch: recipePage } satisfies ScreenHandle },
+      screen('recipes/:id/edit', () => import('./pages/RecipeEdit'), { guard: auth }),
+      screen('recipes/:id/cook', () => import('./pages/CookingMode'), { prefetch: cookingMode }),
+      screen('recipes/:id/mappings', () => import('./pages/MappingEditor'), { guard: auth }),
+      screen('cookbooks', () => import('./pages/CookbookList'), { guard: auth }),
+      screen('cookbooks/new', () => import('./pages/CookbookEdit'), { guard: auth }),
+      screen('cookbooks/:id', () => import('./pages/CookbookView')),
+      screen('cookbooks/:id/edit', () => import('./pages/CookbookEdit'), { guard: auth }),
+      screen('plan', () => import('./pages/MealPlan'), { guard: auth }),
+      screen('shopping', () => import('./pages/ShoppingLists'), { guard: auth }),
       // Works offline from its own queue, also when the app starts without a network.
-      { path: 'shopping/:id', element: <RequireAuth offline>{page(() => import('./pages/ShoppingList'))}</RequireAuth> },
+      screen('shopping/:id', () => import('./pages/ShoppingList'), { guard: (el) => <RequireAuth offline>{el}</RequireAuth> }),
       { path: 'admin', element: <Navigate to="/admin/users" replace /> },
-      { path: 'admin/users', element: admin(page(() => import('./pages/AdminUsers'))) },
-      { path: 'admin/backups', element: admin(page(() => import('./pages/AdminBackups'))) },
-      { path: '*', element: page(() => import('./pages/NotFound')) },
+      screen('admin/users', () => import('./pages/AdminUsers'), { guard: admin }),
+      screen('admin/backups', () => import('./pages/AdminBackups'), { guard: admin }),
+      screen('*', () => import('./pages/NotFound')),
     ],
   },
-]);
+];
+
+/**
+ * Starts loading the screen the app opens on, and the data it reads first, while React renders
+ * the shell: otherwise the chunk is asked for only once the shell has rendered, and the data only
+ * once the chunk has run, three round trips one after the other on a phone's network.
+ */
+export function preloadScreen(pathname: string) {
+  for (const m of matchRoutes(routes, pathname) ?? []) {
+    const handle = m.route.handle as ScreenHandle | undefined;
+    if (!handle) continue;
+    // A failed load is React.lazy's to report when the screen renders.
+    handle.load?.().catch(() => {});
+    handle.prefetch?.(m.params);
+  }
+}
+
+const router = createBrowserRouter(routes);
 
 export function App() {
   return (

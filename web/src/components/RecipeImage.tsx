@@ -27,6 +27,8 @@ export function RecipeImage(props: {
           sizes={srcSet(props.variants) ? (props.sizes ?? '(max-width: 700px) 100vw, 700px') : undefined}
           alt={props.alt}
           loading={props.eager ? 'eager' : 'lazy'}
+          // The image a page leads with is what a cook waits for: ask for it before the rest.
+          fetchPriority={props.eager ? 'high' : undefined}
           decoding="async"
           onError={() => setFailed(true)}
         />

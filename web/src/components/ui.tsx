@@ -306,12 +306,17 @@ export function ConfirmDialog(props: {
   onCancel: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (props.open && !d.open) {
       if (typeof d.showModal === 'function') d.showModal();
       else d.setAttribute('open', '');
+      // Cancel takes the focus when the question opens. Not React's autoFocus: that focuses
+      // when the closed dialog mounts, forcing a style pass of the whole page in the middle of
+      // rendering it, for a button that cannot take focus yet.
+      cancel.current?.focus();
     } else if (!props.open && d.open) {
       d.close();
     }
@@ -330,7 +335,7 @@ export function ConfirmDialog(props: {
       <h2 id={titleId}>{props.title}</h2>
       <div className="dialog-body">{props.children}</div>
       <div className="actions">
-        <button type="button" className="secondary" onClick={props.onCancel} data-testid="confirm-cancel" autoFocus>
+        <button type="button" className="secondary" onClick={props.onCancel} data-testid="confirm-cancel" ref={cancel}>
           Cancel
         </button>
         <button

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, startTransition, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, type User } from './api';
 import { mayHaveSession, rememberSession } from './sessionHint';
 
@@ -37,15 +37,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         else offline = true;
       }
       if (!live) return;
-      setUnreachable(offline);
-      setUser(u);
+      // Every screen re-renders with the session it now knows: in slices (a transition), so a
+      // phone's main thread is not held for the whole page at once.
+      startTransition(() => {
+        setUnreachable(offline);
+        setUser(u);
+      });
     });
     return () => {
       live = false;
       off();
     };
   }, []);
-  return <AuthContext.Provider value={{ user, unreachable }}>{children}</AuthContext.Provider>;
+  const value = useMemo(() => ({ user, unreachable }), [user, unreachable]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
 async function serverReachable(): Promise<boolean> {

@@ -1,4 +1,5 @@
 /** Small display helpers. */
+import recipePhoto from './recipePhoto.json';
 
 export function formatMinutes(min: number | null | undefined): string | null {
   if (min == null || !Number.isFinite(min) || min <= 0) return null;
@@ -62,6 +63,9 @@ export function saveBlob(blob: Blob, filename: string) {
  * narrower than a width keeps its own, so these are upper bounds).
  */
 export const variantWidths: Record<string, number> = { thumb: 320, medium: 800 };
+
+/** The sizes a recipe page's photo is shown at (its img and the photo's preloads agree on them). */
+export const recipeHeroSizes: string = recipePhoto.sizes;
 
 /** srcset from an image's renditions (`imageVariants`: rendition name → address). */
 export function srcSet(variants: Record<string, string> | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
 
 /** value, delayed until it has not changed for ms. */
 export function useDebounced<T>(value: T, ms: number): T {
@@ -18,28 +18,41 @@ export interface AsyncState<T> {
   setData: (d: T | ((prev: T | undefined) => T)) => void;
 }
 
-/** Runs fn when deps change (aborting the previous run) and tracks its result. */
-export function useAsync<T>(fn: (signal: AbortSignal) => Promise<T>, deps: DependencyList): AsyncState<T> {
-  const [data, setData] = useState<T | undefined>(undefined);
+/**
+ * Runs fn when deps change (aborting the previous run) and tracks its result. initial, when given,
+ * is the result for the first deps, already at hand: fn is not run for them.
+ */
+export function useAsync<T>(fn: (signal: AbortSignal) => Promise<T>, deps: DependencyList, initial?: T): AsyncState<T> {
+  const [data, setData] = useState<T | undefined>(initial);
   const [error, setError] = useState<unknown>(undefined);
-  const [loading, setLoading] = useState(true);
+  const [loading, setLoading] = useState(initial === undefined);
   const [tick, setTick] = useState(0);
   const fnRef = useRef(fn);
   fnRef.current = fn;
+  const firstDeps = useRef<DependencyList | null>(initial === undefined ? null : [...deps, tick]);
   useEffect(() => {
+    const first = firstDeps.current;
+    firstDeps.current = null;
+    if (first && first.every((d, i) => Object.is(d, [...deps, tick][i]))) return;
     const ctrl = new AbortController();
     setLoading(true);
     setError(undefined);
+    // The answer renders as a transition: React renders a whole page in slices, yielding to the
+    // browser between them, instead of holding a phone's main thread until the page is built.
     fnRef.current(ctrl.signal).then(
       (d) => {
         if (ctrl.signal.aborted) return;
-        setData(d);
-        setLoading(false);
+        startTransition(() => {
+          setData(d);
+          setLoading(false);
+        });
       },
       (e) => {
         if (ctrl.signal.aborted) return;
-        setError(e);
-        setLoading(false);
+        startTransition(() => {
+          setError(e);
+          setLoading(false);
+        });
       },
     );
     return () => ctrl.abort(new DOMException('superseded', 'AbortError'));

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { api, type Mapping, type Recipe } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { useAsync, useTitle } from '../lib/hooks';
+import { recipeKey, takePrefetched } from '../lib/prefetch';
 import { flattenSteps, ingredientsByStep, useServings } from '../lib/recipe';
 import { scaleIngredient } from '../lib/scaling';
 import { factorFor, ServingsControl } from '../components/ServingsControl';
@@ -54,7 +55,7 @@ export default function CookingMode() {
   const data = useAsync(
     async (s) => {
       const [recipe, mappings] = await Promise.all([
-        api.getRecipe(id, s),
+        takePrefetched<Recipe>(recipeKey(id)) ?? api.getRecipe(id, s),
         api.getMappings(id, s).catch((): Mapping[] => []),
       ]);
       return { recipe, mappings };

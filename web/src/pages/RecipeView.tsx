@@ -3,10 +3,11 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, errorMessage, type Recipe, type Share, type Visibility } from '../lib/api';
 import { recipeToInput, useServings } from '../lib/recipe';
 import { useAuth } from '../lib/auth';
-import { formatMinutes, sentence } from '../lib/format';
+import { formatMinutes, recipeHeroSizes, sentence } from '../lib/format';
 import type { RecipeRead } from '../lib/catalog';
 import { AddToCookbook, KeepOffline } from '../components/RecipeActions';
 import { useAsync, useTitle } from '../lib/hooks';
+import { recipeKey, takePrefetched, writtenRecipe } from '../lib/prefetch';
 import { scaleIngredient } from '../lib/scaling';
 import { AddToList, AddToPlan } from '../components/AddToPlan';
 import { RecipeImage } from '../components/RecipeImage';
@@ -17,9 +18,12 @@ export default function RecipeView() {
   const { id = '' } = useParams();
   const { user } = useAuth();
   const navigate = useNavigate();
+  // A public recipe's page carries the recipe (writtenRecipe): the first render shows it.
+  const [inPage] = useState(() => writtenRecipe(id, { take: true }) as RecipeRead | undefined);
   const { data: recipe, error, loading, reload, setData } = useAsync(
-    (s) => api.getRecipe(id, s) as Promise<RecipeRead>,
+    (s) => (takePrefetched<RecipeRead>(recipeKey(id)) ?? api.getRecipe(id, s)) as Promise<RecipeRead>,
     [id, user?.id],
+    inPage,
   );
   useTitle(recipe?.title);
   const [servings, setServings] = useServings(recipe);
@@ -128,7 +132,7 @@ export default function RecipeView() {
             alt={recipe.title}
             eager
             className="recipe-hero"
-            sizes="(max-width: 900px) 100vw, 450px"
+            sizes={recipeHeroSizes}
           />
         )}
       </header>
