@@ -183,6 +183,24 @@ describe('followList', () => {
     vi.useRealTimers();
   });
 
+  it('waits a second again after a stream that opened, however many came before', async () => {
+    vi.useFakeTimers();
+    // Six streams that open and end (six tokens expiring), then the server is briefly away.
+    const times: number[] = [];
+    const fetch = (async () => {
+      times.push(Date.now());
+      if (times.length <= 6) return new Response('event: ready\ndata: {}\n\n', { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+      return new Response('{"error":{"code":"unavailable","message":"off"}}', { status: 503 });
+    }) as typeof globalThis.fetch;
+    const stop = followList('l', () => {}, undefined, { fetch, pollMs: 60000 });
+    await vi.advanceTimersByTimeAsync(9500);
+    const pauses = times.slice(1).map((t, i) => t - times[i]);
+    // A second after each stream; then 1, 2 s after the failures, not the 32 s six attempts would give.
+    expect(pauses).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 1000, 2000]);
+    stop();
+    vi.useRealTimers();
+  });
+
   it('polls while the stream is unavailable', async () => {
     vi.useFakeTimers();
     let calls = 0;

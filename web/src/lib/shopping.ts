@@ -275,7 +275,9 @@ export interface FollowOptions {
 
 /**
  * Calls onChange whenever the list changes on another device, until the returned
- * function is called. Reconnects with a growing pause; polls while disconnected.
+ * function is called. Reconnects after a second when a stream ends (the server ends each one when
+ * the token that opened it expires), with a pause that grows with each failed attempt in a row
+ * otherwise; polls while disconnected.
  */
 export function followList(listId: string, onChange: () => void, onLive?: (live: boolean) => void, opts: FollowOptions = {}): () => void {
   const doFetch = opts.fetch ?? ((i: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(i, init));
@@ -292,7 +294,9 @@ export function followList(listId: string, onChange: () => void, onLive?: (live:
     if (poll) clearInterval(poll);
     poll = null;
   };
-  const connect = async (attempt: number) => {
+  // attempt counts connections (a "ready" after the first means changes may have been missed);
+  // failures counts the attempts in a row that did not open a stream.
+  const connect = async (attempt: number, failures: number) => {
     ctrl = new AbortController();
     let opened = false;
     try {
@@ -329,10 +333,11 @@ export function followList(listId: string, onChange: () => void, onLive?: (live:
     }
     if (stopped) return;
     startPolling();
-    const pause = opened ? 1000 : Math.min(30000, 1000 * 2 ** Math.min(attempt, 5));
-    retry = setTimeout(() => void connect(attempt + 1), pause);
+    const failed = opened ? 0 : failures + 1;
+    const pause = opened ? 1000 : Math.min(30000, 1000 * 2 ** Math.min(failed - 1, 5));
+    retry = setTimeout(() => void connect(attempt + 1, failed), pause);
   };
-  void connect(0);
+  void connect(0, 0);
   return () => {
     stopped = true;
     ctrl?.abort();
