@@ -31,8 +31,7 @@ var (
 // RemoveLeftovers removes the temporary files of Put (tmpPrefix) last
 // modified before `before`. A Put in progress writes to its file as the
 // data arrives, so its modification time is recent; one whose process died
-// keeps the time of its last write. Only directories that can hold keys are
-// searched, as Put only writes there.
+// keeps the time of its last write.
 func (l Local) RemoveLeftovers(ctx context.Context, before time.Time) (int, error) {
 	root, err := l.openRoot(false)
 	if notExist(err) {
@@ -44,25 +43,7 @@ func (l Local) RemoveLeftovers(ctx context.Context, before time.Time) (int, erro
 	defer root.Close()
 
 	removed := 0
-	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if notExist(err) {
-				return nil
-			}
-			return fmt.Errorf("remove leftovers: %w", err)
-		}
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("remove leftovers: %w", err)
-		}
-		if p == "." {
-			return nil
-		}
-		if d.IsDir() {
-			if ValidateKey(p) != nil {
-				return fs.SkipDir // Put never writes there
-			}
-			return nil
-		}
+	err = walkKeyDirs(ctx, root, "remove leftovers", func(p string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() || !strings.HasPrefix(d.Name(), tmpPrefix) {
 			return nil
 		}
