@@ -194,25 +194,7 @@ func (l Local) Walk(ctx context.Context, fn func(key string, size int64) error) 
 	}
 	defer root.Close()
 
-	return fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if notExist(err) {
-				return nil
-			}
-			return fmt.Errorf("walk uploads: %w", err)
-		}
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("walk uploads: %w", err)
-		}
-		if p == "." {
-			return nil
-		}
-		if d.IsDir() {
-			if ValidateKey(p) != nil {
-				return fs.SkipDir // nothing below it could be a valid key
-			}
-			return nil
-		}
+	return walkKeyDirs(ctx, root, "walk uploads", func(p string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() || ValidateKey(p) != nil {
 			return nil
 		}
@@ -224,6 +206,35 @@ func (l Local) Walk(ctx context.Context, fn func(key string, size int64) error) 
 			return fmt.Errorf("walk uploads: %w", err)
 		}
 		return fn(p, info.Size())
+	})
+}
+
+// walkKeyDirs calls fn for every entry other than a directory in the
+// directories of root that can hold keys: Put writes nowhere else, so
+// nothing below any other could be a key or a temporary file of Put.
+// Entries that disappear meanwhile are skipped; op names the caller's
+// operation in errors.
+func walkKeyDirs(ctx context.Context, root *os.Root, op string, fn func(p string, d fs.DirEntry) error) error {
+	return fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if notExist(err) {
+				return nil
+			}
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		if p == "." {
+			return nil
+		}
+		if d.IsDir() {
+			if ValidateKey(p) != nil {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		return fn(p, d)
 	})
 }
 

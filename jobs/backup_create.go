@@ -41,7 +41,8 @@ type BackupCreateWorker struct {
 // uplink (tens of gigabytes at a few megabytes a second). The attempt that
 // runs again starts afresh under a new name; what the killed one wrote
 // stays a hidden temporary file (filestore.Local.Put, or an unfinished S3
-// upload), never listed as a backup.
+// upload), never listed as a backup, until the purge removes it once older
+// than this limit (leftoverAge).
 func (w *BackupCreateWorker) Timeout(*river.Job[BackupCreateArgs]) time.Duration {
 	return w.deps.timeLimit(backupTimeLimit)
 }

@@ -8,11 +8,13 @@ import (
 	"github.com/riverqueue/river"
 
 	"larder/config"
+	"larder/filestore"
 	"larder/repo"
 )
 
 // PurgeExpiredArgs deletes expired tokens and old job records, so tables that
-// grow with every sign-in do not grow forever.
+// grow with every sign-in do not grow forever, and what writes that never
+// finished left in the file stores (see removeLeftovers).
 type PurgeExpiredArgs struct{}
 
 // Kind is the stable job kind.
@@ -33,7 +35,8 @@ type PurgeExpiredWorker struct {
 }
 
 // Timeout bounds one attempt: a few DELETEs, of a day's rows usually, of
-// months' worth after a long time without workers.
+// months' worth after a long time without workers; and a listing of the
+// stores' directories or unfinished uploads.
 func (w *PurgeExpiredWorker) Timeout(*river.Job[PurgeExpiredArgs]) time.Duration {
 	return w.deps.timeLimit(10 * time.Minute)
 }
@@ -44,5 +47,47 @@ func (w *PurgeExpiredWorker) Work(ctx context.Context, job *river.Job[PurgeExpir
 	if err != nil {
 		return w.deps.recorder().finish(ctx, job.JobRow, nil, fmt.Errorf("purge expired: %w", err))
 	}
-	return w.deps.recorder().finish(ctx, job.JobRow, map[string]int64{"deleted": n}, nil)
+	left, err := w.deps.removeLeftovers(ctx)
+	if err != nil {
+		return w.deps.recorder().finish(ctx, job.JobRow, nil, err)
+	}
+	return w.deps.recorder().finish(ctx, job.JobRow, map[string]int64{"deleted": n, "leftovers_removed": int64(left)}, nil)
+}
+
+// leftoverAge is how old an unfinished write must be before it counts as
+// a leftover: the longest a write may legitimately take. Backups and
+// restores have the longest time limit of the kinds that write files, and
+// no attempt outlives its limit.
+const leftoverAge = backupTimeLimit
+
+// removeLeftovers removes from the stores of uploaded files (every
+// generation) and of backups what a writer killed mid-write left behind
+// (filestore.LeftoverRemover) more than leftoverAge ago, by Deps.Clock.
+func (d *Deps) removeLeftovers(ctx context.Context) (int, error) {
+	stores := d.stores()
+	before := d.now().Add(-leftoverAge)
+	removed := 0
+	for _, s := range []filestore.Store{stores.Files.Base, stores.Backups} {
+		r, ok := s.(filestore.LeftoverRemover)
+		if !ok {
+			continue
+		}
+		n, err := r.RemoveLeftovers(ctx, before)
+		removed += n
+		if err != nil {
+			return removed, fmt.Errorf("purge leftovers of unfinished writes: %w", err)
+		}
+	}
+	if removed > 0 {
+		d.Logger.InfoContext(ctx, "removed leftovers of unfinished writes", "count", removed, "older_than", leftoverAge)
+	}
+	return removed, nil
+}
+
+// now is Deps.Clock's time.
+func (d *Deps) now() time.Time {
+	if d.Clock != nil {
+		return d.Clock()
+	}
+	return time.Now()
 }

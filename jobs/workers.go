@@ -39,7 +39,8 @@ type Deps struct {
 	// Chromium renderer when this process works the import queue); nil
 	// means a plain importer over Fetcher, without a browser.
 	Importer *importer.Importer
-	// Clock names backups by their time; nil is time.Now. Tests move it.
+	// Clock names backups by their time and dates leftovers of unfinished
+	// writes (purge_expired); nil is time.Now. Tests move it.
 	Clock func() time.Time
 }
 

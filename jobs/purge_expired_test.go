@@ -1,0 +1,81 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"larder/filestore"
+)
+
+// The hourly purge also removes what a worker killed mid-write left in the
+// stores, once older than the longest a write may take (a backup's time
+// limit): here a backup's and an image's hidden temporary files. Younger
+// ones (writes that may be in progress) and stored files stay. The age is
+// reckoned by Deps.Clock.
+func TestPurgeExpiredRemovesLeftoversOfKilledWrites(t *testing.T) {
+	t.Parallel()
+	e := newJobEnv(t)
+	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+	e.deps.Clock = func() time.Time { return now }
+	cfg := e.deps.Config
+	ctx := context.Background()
+
+	uploads, backups := filestore.Local{Root: cfg.UploadPath}, filestore.Local{Root: cfg.BackupPath}
+	if err := uploads.Put(ctx, "recipes/ab/ab01.jpg", strings.NewReader("a stored image")); err != nil {
+		t.Fatal(err)
+	}
+	if err := backups.Put(ctx, "backup-20260101T000000Z.zip", strings.NewReader("a stored backup")); err != nil {
+		t.Fatal(err)
+	}
+	file := func(dir, rel string, age time.Duration) string {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(p); os.IsNotExist(err) {
+			if err := os.WriteFile(p, []byte("part of a file"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Chtimes(p, now.Add(-age), now.Add(-age)); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	month := 30 * 24 * time.Hour
+	kept := []string{
+		file(cfg.UploadPath, "recipes/ab/ab01.jpg", month),
+		file(cfg.BackupPath, "backup-20260101T000000Z.zip", month),
+		file(cfg.UploadPath, "recipes/cd/.tmp-00112233aabbccdd", backupTimeLimit-time.Minute),
+		file(cfg.BackupPath, ".tmp-8899aabbccddeeff", time.Minute),
+	}
+	gone := []string{
+		file(cfg.UploadPath, "gen-0123456789abcdef/recipes/ef/.tmp-4455667788990011", backupTimeLimit+time.Minute),
+		file(cfg.BackupPath, ".tmp-0a1b2c3d4e5f6071", backupTimeLimit+time.Hour),
+	}
+
+	row := e.enqueueAs(t, nil, PurgeExpiredArgs{}, nil)
+	workJob(t, e.db, &PurgeExpiredWorker{deps: e.deps}, row)
+	o := e.outcome(t, row.ID)
+	var res struct {
+		LeftoversRemoved *int `json:"leftovers_removed"`
+	}
+	if err := json.Unmarshal(o.Result, &res); err != nil || res.LeftoversRemoved == nil || *res.LeftoversRemoved != 2 {
+		t.Errorf("result %s (%v), want leftovers_removed 2", o.Result, err)
+	}
+	for _, p := range gone {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s: still there (%v)", p, err)
+		}
+	}
+	for _, p := range kept {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
