@@ -17,7 +17,9 @@ const AuthContext = createContext<AuthState>({ user: undefined });
 
 /** Restores the session from the refresh cookie at start and follows the client's session. */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [user, setUser] = useState<User | null | undefined>(undefined);
+  // A browser known to hold no session is signed out from the first render: nothing to wait for,
+  // and no second render of every screen once that is known.
+  const [user, setUser] = useState<User | null | undefined>(() => (mayHaveSession() ? undefined : null));
   const [unreachable, setUnreachable] = useState(false);
   useEffect(() => {
     const off = api.onSession((u) => {
