@@ -205,7 +205,13 @@ func TestIDPCallbackRefusesBadState(t *testing.T) {
 	apiURL, _ := url.Parse(e.base + "/api/auth/acme/callback")
 	for _, c := range stopAtCallback.Jar.Cookies(apiURL) {
 		if c.Name == idpFlowCookie {
-			stopAtCallback.Jar.SetCookies(apiURL, []*http.Cookie{{Name: idpFlowCookie, Value: "A" + c.Value[1:], Path: "/api/auth/acme/callback"}})
+			// One character changed: a different one whatever the cookie began with
+			// (always writing "A" left one cookie in 64 untouched).
+			first := "A"
+			if c.Value[0] == 'A' {
+				first = "B"
+			}
+			stopAtCallback.Jar.SetCookies(apiURL, []*http.Cookie{{Name: idpFlowCookie, Value: first + c.Value[1:], Path: "/api/auth/acme/callback"}})
 		}
 	}
 	if resp := get(stopAtCallback, cb.String()); resp.StatusCode != 400 {
