@@ -57,7 +57,8 @@ func (s *Server) recipePageHead(c *fiber.Ctx) string {
 	if err != nil {
 		return ""
 	}
-	path := c.Path()
+	// Open Graph wants absolute addresses.
+	origin := strings.TrimSuffix(s.Config.AppURL, "/")
 	var b strings.Builder
 	meta := func(property, content string) {
 		fmt.Fprintf(&b, `<meta property="%s" content="%s" />`, property, html.EscapeString(content))
@@ -66,12 +67,12 @@ func (s *Server) recipePageHead(c *fiber.Ctx) string {
 	meta("og:type", "article")
 	meta("og:site_name", "Larder")
 	meta("og:title", rec.Title)
-	meta("og:url", strings.TrimSuffix(s.Config.AppURL, "/")+path)
+	meta("og:url", origin+c.Path())
 	if rec.Description != "" {
 		meta("og:description", rec.Description)
 	}
 	if photo := s.imageURL(rec.ImageKey, true); photo != nil {
-		meta("og:image", strings.TrimSuffix(s.Config.AppURL, "/")+*photo)
+		meta("og:image", origin+*photo)
 		fmt.Fprintf(&b, `<link rel="preload" as="image" href="%s"`, html.EscapeString(*photo))
 		if set := srcSet(s.variantURLs(rec.ImageKey, rec.ImageVariants, true)); set != "" {
 			fmt.Fprintf(&b, ` imagesrcset="%s" imagesizes="%s"`, html.EscapeString(set), html.EscapeString(web.RecipePhotoSizes()))

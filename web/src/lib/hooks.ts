@@ -29,11 +29,12 @@ export function useAsync<T>(fn: (signal: AbortSignal) => Promise<T>, deps: Depen
   const [tick, setTick] = useState(0);
   const fnRef = useRef(fn);
   fnRef.current = fn;
-  const firstDeps = useRef<DependencyList | null>(initial === undefined ? null : [...deps, tick]);
+  const runDeps = [...deps, tick];
+  const firstDeps = useRef<DependencyList | null>(initial === undefined ? null : runDeps);
   useEffect(() => {
     const first = firstDeps.current;
     firstDeps.current = null;
-    if (first && first.every((d, i) => Object.is(d, [...deps, tick][i]))) return;
+    if (first && first.every((d, i) => Object.is(d, runDeps[i]))) return;
     const ctrl = new AbortController();
     setLoading(true);
     setError(undefined);
@@ -56,7 +57,7 @@ export function useAsync<T>(fn: (signal: AbortSignal) => Promise<T>, deps: Depen
       },
     );
     return () => ctrl.abort(new DOMException('superseded', 'AbortError'));
-  }, [...deps, tick]);
+  }, runDeps);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data, error, loading, reload, setData: setData as AsyncState<T>['setData'] };
 }
