@@ -68,8 +68,10 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 	return c
 }
 
-// link adds to found the members of the collective references of a step not used before it.
-func (c *collectives) link(v stepView, hits []hit, used, found []bool, stepSec int) {
+// link adds to found the members of the collective references of a step not combined before it
+// (members only cut or rinsed so far are still apart: this step is where they come together).
+func (c *collectives) link(v stepView, hits []hit, st *dishState, found []bool, stepSec int) {
+	used := st.used
 	inHit := make([]bool, len(v.toks))
 	for _, h := range hits {
 		if onlyKinds(h) {
@@ -103,16 +105,22 @@ func (c *collectives) link(v stepView, hits []hit, used, found []bool, stepSec i
 		for j := max(0, k-3); j < k+n; j++ {
 			remaining = remaining || (v.lx.has(classAll, v.toks, j) && v.toks[j] != "all" && v.lx.has(classPortion, v.toks, j))
 		}
-		usedBefore := 0
+		// Members only cut so far ("chop the onion, carrot and celery", then "add the vegetables")
+		// are not a bowl yet: with none of the group combined, this step is their first use together.
+		usedBefore, combinedBefore := 0, 0
 		for _, m := range members {
 			if used[m] {
 				usedBefore++
 			}
+			if st.combined[m] {
+				combinedBefore++
+			}
 		}
-		if remaining || 2*usedBefore < len(members) {
+		if remaining || 2*usedBefore < len(members) || combinedBefore == 0 {
 			for _, m := range members {
-				if !used[m] && !excluded(v, hits, m) {
+				if !st.combined[m] && !excluded(v, hits, m) {
 					found[m] = true
+					st.cutOnly[m] = false // together from here on
 				}
 			}
 		}

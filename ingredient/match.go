@@ -139,7 +139,8 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	links := make([][2]int, 0, len(ingredients)*2)
 	found := make([]bool, len(ingredients))
 	n := len(ingredients)
-	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n)}
+	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n),
+		combined: make([]bool, n), cutOnly: make([]bool, n)}
 	st.serving = make([]bool, n)
 	st.lastStep = make([]int, n)
 	for i := range st.lastStep {
@@ -161,6 +162,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		clear(found)
 		for i := range st.prepOnly {
 			st.prepOnly[i] = true
+			st.cutOnly[i] = true
 		}
 		hitEnd := hitEnds(hits[s], len(view.toks))
 		var anchors []int
@@ -208,7 +210,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			for _, ing := range ings {
 				if r.linked(ing, st) && !(r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
-					st.prepOnly[ing] = st.prepOnly[ing] && r.prep
+					st.mark(ing, r)
 				}
 			}
 		}
@@ -222,7 +224,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			for _, ing := range ings {
 				if p.r.linked(ing, st) && !(p.r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
-					st.prepOnly[ing] = st.prepOnly[ing] && p.r.prep
+					st.mark(ing, p.r)
 				}
 			}
 		}
@@ -233,12 +235,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			for _, ing := range ings {
 				if pronounLinks(view, p, r, ing, sameStep, st) && !(r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
-					st.prepOnly[ing] = st.prepOnly[ing] && r.prep
+					st.mark(ing, r)
 				}
 			}
 		}
 		prevRuns = runs
-		coll.link(view, hits[s], used, found, secs.stepSection(s))
+		coll.link(view, hits[s], st, found, secs.stepSection(s))
 		// Salt named by a verb ("Salez", "salate") is, of several salt lines, the one of the step's
 		// part of the recipe, as a salt named by its name.
 		ofPart := func(ings []int) []int {
@@ -261,6 +263,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				used[ing] = true
 				st.lastStep[ing] = s
 				st.inDish[ing] = st.inDish[ing] || !st.prepOnly[ing]
+				st.combined[ing] = st.combined[ing] || !st.cutOnly[ing]
 			}
 		}
 	}
@@ -281,6 +284,7 @@ type mentionRole struct {
 	mixWord string // the mixture noun right after the mention ("puree" in "the tomato puree")
 	serve   bool   // under a serving or garnishing verb
 	prep    bool   // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
+	cut     bool   // under a prep verb (chop, peel, rinse): worked on apart, not combined with anything
 	cook    bool   // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool   // water named as a bath or boiling medium
 	applied bool   // the food is put on a surface or into water: "a floured surface", "oil the grate"
@@ -304,7 +308,18 @@ type dishState struct {
 	serving      []bool   // lines with some for serving ("plus extra for serving"): linked where served
 	used, inDish []bool
 	prepOnly     []bool // this step: every mention that linked the line was under a prep or cooking verb
+	// combined: linked other than by a prep verb alone (chop, peel, rinse). Foods cut in one step
+	// still lie apart on the board, so a later "add the vegetables" is where they are first used
+	// together; foods cooked, mixed or added together are a group from then on.
+	combined []bool
+	cutOnly  []bool // this step: every mention that linked the line was under a prep verb
 	lastStep     []int  // the last step that linked the line, or -1
+}
+
+// mark records how a mention that links ing worked on it.
+func (st *dishState) mark(ing int, r mentionRole) {
+	st.prepOnly[ing] = st.prepOnly[ing] && r.prep
+	st.cutOnly[ing] = st.cutOnly[ing] && r.cut
 }
 
 // combinedNames marks the mentions that together name a mixture made earlier: two foods side by
@@ -361,6 +376,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
 		v.broughtBack(h.pos, h.end) || r.applied
 	r.prep = hasVerb && (verb == classPrep || verb == classCook)
+	r.cut = hasVerb && verb == classPrep && !v.joinedLater(h.end)
 	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")
 	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
 	r.water = v.isBath(h.pos, h.end)

@@ -175,6 +175,7 @@ func pronounRole(v stepView, p pronoun, hitEnd []int) mentionRole {
 		r.blocked = true
 	}
 	r.prep = c == classPrep || c == classCook
+	r.cut = c == classPrep && !v.joinedLater(p.pos+1)
 	r.cook = c == classCook
 	return r
 }

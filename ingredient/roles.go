@@ -221,6 +221,19 @@ func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
 	return 0, 0, false
 }
 
+// joinedLater reports whether a verb that adds, mixes or cooks follows the words ending at end in their
+// sentence: "chop the onion and zucchini and toss them with oil" puts the cut foods together, "chop
+// the onion and zucchini" leaves them apart on the board.
+func (v stepView) joinedLater(end int) bool {
+	stop := v.sentenceEnd(end)
+	for k := end; k < stop; k++ {
+		if c, ok := v.verbAt(k, stop); ok && (c == classUse || c == classMixVerb || c == classCook) {
+			return true
+		}
+	}
+	return false
+}
+
 // verbAt reads a verb at k whose phrase ends before limit. A discard phrase ("shake off") wins over
 // its first word as a move, a use phrase ("stir in") over a move word ("stir").
 func (v stepView) verbAt(k, limit int) (wordClass, bool) {
