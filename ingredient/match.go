@@ -638,7 +638,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 				}
 			}
 		}
-		if bestLen == 0 && idx.lang != "en" {
+		if bestLen == 0 && idx.lang != "en" && !isKindWord(idx.lang, raw, i) {
 			best, bestLen = idx.compoundAt(t)
 			if bestLen > 0 && isVerbWord(lexicons[idx.lang], raw, i) {
 				// A verb is not a compound of a food: "blanda" (mix) is not "blandfärs", "piske"
@@ -677,6 +677,25 @@ func isMeat(w []string, lx *lexicon) bool {
 		}
 	}
 	return true
+}
+
+// isKindWord reports whether words[k] names a kind of food ("das Gemüse", "het vlees", "fisken"):
+// the kind, not a compound that starts with it ("Gemüsebrühe", "fiskekraft").
+func isKindWord(lang string, words []string, k int) bool {
+	lx := lexicons[lang]
+	for _, c := range []wordClass{classVegRef, classSpiceRef, classMeatRef} {
+		if lx.has(c, words, k) {
+			return true
+		}
+	}
+	if ff := forms[lang]; ff != nil {
+		for _, kind := range ff.kinds {
+			if len(kind.word) == 1 && stemWord(words[k], lang) == stemWord(kind.word[0], lang) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isVerbWord reports whether words[k] is a verb of the language's lists that mixes, cooks, moves
@@ -898,12 +917,25 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			for _, v := range synonymVariants(alt) {
 				idx.addKeys(i, dropIgnored(v), synonymPenalty)
 			}
+			if lang != "en" {
+				idx.addSameFood(i, alt)
+			}
 		}
 		if lx := lexicons[lang]; lang != "en" && len(alts) > 0 && isMeat(plainAlts[0], lx) {
 			// "das Fleisch" for the Rindergulasch, "la viande" for the bœuf: the kind, as "the meat"
 			// in English (hypernyms).
 			for _, ref := range lx.singles[classMeatRef] {
 				idx.add(candidate{ing: i, kind: kindHypernym, cover: 1, head: stemWord(ref, lang)}, []string{stemWord(ref, lang)})
+			}
+		}
+		if lang != "en" && len(plainAlts) > 0 {
+			// "der Fisch" for the Lachs, "i pesci" for the merluzzo, "la pasta" for the ditalini
+			// (data/forms.txt), as the hypernyms of English.
+			for _, plain := range plainAlts {
+				for _, kw := range kindWords(plain, lang) {
+					kw = stemWords(kw, lang)
+					idx.add(candidate{ing: i, kind: kindHypernym, cover: 1, head: kw[len(kw)-1]}, kw)
+				}
 			}
 		}
 		if lang != "en" && len(alts) > 0 {
@@ -931,6 +963,24 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		}
 	}
 	return idx
+}
+
+// addSameFood adds the keys of a name outside English with a word replaced by another name of the
+// same food in the language ("Möhren" for the "Karotten" line, "wortel" for "winterpeen"; data/forms.txt).
+func (idx *matchIndex) addSameFood(ing int, alt []string) {
+	for pos, w := range alt {
+		for _, other := range sameFood(w, idx.lang) {
+			v := make([]string, 0, len(alt)-1+len(other))
+			v = append(v, alt[:pos]...)
+			v = append(v, other...)
+			v = append(v, alt[pos+1:]...)
+			v = dropIgnored(v)
+			idx.addKeys(ing, v, synonymPenalty)
+			if len(other) == 1 && len(v) > 0 {
+				idx.addCompoundParts(candidate{ing: ing, kind: kindHead, cover: 1 / float64(len(v)), head: v[len(v)-1]}, other[0])
+			}
+		}
+	}
 }
 
 func isSaltOrPepper(w []string) bool {

@@ -510,8 +510,16 @@ func stemWord(w, lang string) string {
 	if w == sep {
 		return w
 	}
+	w = baseForm(w, lang) // "hub" is "houby", "sockret" "socker" (data/forms.txt)
 	if lx := lexicons[lang]; lx != nil && len(lx.endings) > 0 {
-		return lx.stem(w)
+		s := lx.stem(w)
+		if nounFirst[lang] {
+			s = dropMobileE(s)
+		}
+		return s
+	}
+	if lang == "nl" {
+		return dutchStem(w)
 	}
 	if len(w) < 5 {
 		return w
@@ -520,6 +528,55 @@ func stemWord(w, lang string) string {
 		if strings.HasSuffix(w, e) && len(w)-len(e) >= 4 {
 			return w[:len(w)-len(e)]
 		}
+	}
+	return w
+}
+
+// dropMobileE drops, in Polish and Czech, the e that some forms of a noun put before its last
+// consonant and others leave out ("śliwek"/"śliwki", "boczek"/"boczku", "mrkev"/"mrkve", "cukier"/
+// "cukru", "ocet"/"octu"). Both the step's word and the line's go through it, so a word that keeps
+// its e in every form ("česnek"/"česneku") still meets itself.
+func dropMobileE(s string) string {
+	n := len(s)
+	if n < 4 || isVowel(s[n-1]) || s[n-2] != 'e' {
+		return s
+	}
+	switch {
+	case s[n-3] == 'i' && n >= 5 && !isVowel(s[n-4]):
+		return s[:n-3] + s[n-1:] // cukier → cukr
+	case !isVowel(s[n-3]):
+		return s[:n-2] + s[n-1:]
+	}
+	return s
+}
+
+func isVowel(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
+
+// dutchStem reduces a Dutch word to its stem: the diminutive goes ("uitjes", "worteltjes",
+// "kippetje", "bloempje"), then a plural or other ending, and a doubled vowel before the last
+// consonant is written single, as the plural spells it ("tomaat"/"tomaten", "boon"/"bonen").
+func dutchStem(w string) string {
+	for _, d := range []string{"etjes", "etje"} {
+		if n := len(w) - len(d); n >= 3 && strings.HasSuffix(w, d) && w[n-1] == w[n-2] && !isVowel(w[n-1]) {
+			w = w[:n-1] // kippetje → kip
+			break
+		}
+	}
+	for _, d := range []string{"tjes", "tje", "pjes", "pje", "jes", "je"} {
+		if n := len(w) - len(d); strings.HasSuffix(w, d) && n >= 3 {
+			w = w[:n]
+			break
+		}
+	}
+	for _, e := range []string{"eren", "en", "es", "s", "e"} {
+		// "bonen" → "bon", but "olie" keeps its e: a stem of three letters only before -en.
+		if strings.HasSuffix(w, e) && len(w)-len(e) >= 3 && (len(w)-len(e) >= 4 || e == "en" || e == "eren") {
+			w = w[:len(w)-len(e)]
+			break
+		}
+	}
+	if n := len(w); n >= 3 && !isVowel(w[n-1]) && w[n-2] == w[n-3] && strings.IndexByte("aeou", w[n-2]) >= 0 {
+		w = w[:n-2] + w[n-1:]
 	}
 	return w
 }
