@@ -141,6 +141,15 @@ func (c *collectives) blocked(v stepView, k, end int) bool {
 			return true
 		}
 	}
+	// "Für das Gemüse die Zwiebeln schälen", "for the vegetables, dice the onion": the part of the
+	// recipe the step makes, named before its foods, not the foods in hand.
+	p := k - 1
+	for p >= 0 && v.lx.has(classArticle, v.toks, p) {
+		p--
+	}
+	if p >= 0 && p < k-1 && v.lx.has(classPurpose, v.toks, p) && v.toks[p] != "of" && !v.lx.has(classFrom, v.toks, p) {
+		return true
+	}
 	verb, _, ok := v.verbBefore(k)
 	return ok && verb == classDiscard
 }

@@ -313,7 +313,7 @@ type dishState struct {
 	// together; foods cooked, mixed or added together are a group from then on.
 	combined []bool
 	cutOnly  []bool // this step: every mention that linked the line was under a prep verb
-	lastStep     []int  // the last step that linked the line, or -1
+	lastStep []int  // the last step that linked the line, or -1
 }
 
 // mark records how a mention that links ing worked on it.
