@@ -888,7 +888,7 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		}
 		var alts, plainAlts [][]string
 		for _, name := range names {
-			for _, alt := range alternatives(name) {
+			for _, alt := range alternatives(name, lexicons[lang]) {
 				plainAlts = append(plainAlts, alt)
 				alts = append(alts, stemWords(alt, lang))
 			}
@@ -939,17 +939,21 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			}
 		}
 		if lang != "en" && len(alts) > 0 {
-			// Outside English the parser's salt-and-pepper test does not know the words.
-			w := alts[len(alts)-1]
+			// Outside English the parser's salt-and-pepper test does not know the words. "Sel,
+			// poivre" and "sal y pimienta" are a salt line and a pepper line at once.
 			lx := lexicons[lang]
-			switch {
-			case len(w) > 0 && lx.has(kindSalt, w, len(w)-1):
-				seasoning = true
+			salt, pepper := false, false
+			for _, w := range alts {
+				salt = salt || len(w) > 0 && lx.has(kindSalt, w, len(w)-1)
+				pepper = pepper || len(w) > 0 && lx.has(kindPepper, w, len(w)-1)
+			}
+			if salt {
 				idx.saltOnly = append(idx.saltOnly, i)
-			case len(w) > 0 && lx.has(kindPepper, w, len(w)-1):
-				seasoning = true
+			}
+			if pepper {
 				idx.pepperOnly = append(idx.pepperOnly, i)
 			}
+			seasoning = seasoning || salt || pepper
 		}
 		if seasoning {
 			idx.salt = append(idx.salt, i)
@@ -1007,7 +1011,7 @@ func isSaltOrPepper(w []string) bool {
 // alternatives splits a name on "and", "or" and punctuation ("salt and pepper", "butter or
 // margarine"). A lone adjective shares the noun of the last alternative ("chicken or vegetable
 // stock" → "chicken stock", "vegetable stock").
-func alternatives(toks []string) [][]string {
+func alternatives(toks []string, lx *lexicon) [][]string {
 	switch strings.Join(toks, " ") {
 	case "half and half", "sweet and sour sauce", "salt and vinegar", "mac and cheese":
 		return [][]string{toks}
@@ -1015,7 +1019,8 @@ func alternatives(toks []string) [][]string {
 	var alts [][]string
 	var cur []string
 	for _, t := range toks {
-		if t == sep || connectors[t] || t == "plus" {
+		// Outside English, the language's "and" and "or" ("Salz und Pfeffer", "rasp eller makroner").
+		if t == sep || connectors[t] || t == "plus" || lx != lexicons["en"] && lx.has(classConj, []string{t}, 0) {
 			if len(cur) > 0 {
 				alts = append(alts, cur)
 			}
@@ -1191,6 +1196,9 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 	}
 	for L := len(t) - 1; L >= 4; L-- {
 		if c, ok := idx.keys[t[:L]]; ok {
+			if idx.namesOtherFood(t[L:]) {
+				return nil, 0 // "Salzkartoffeln" are potatoes, not the salt
+			}
 			return c, 1
 		}
 	}
@@ -1217,6 +1225,17 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 		}
 	}
 	return nil, 0
+}
+
+// namesOtherFood reports whether the last part of a compound is a food of its own, a vegetable or a
+// meat ("kartoffeln" of "Salzkartoffeln"): the compound names that food, not its first part.
+func (idx *matchIndex) namesOtherFood(rest string) bool {
+	if len(rest) < 4 {
+		return false
+	}
+	lx := lexicons[idx.lang]
+	w := []string{rest}
+	return lx.contains(kindVegetable, w) || lx.containsPrefix(kindVegetable, w) || lx.contains(kindMeat, w) || lx.containsPrefix(kindMeat, w)
 }
 
 // addCompoundParts records the last parts of a long single-word key, for compoundAt.
