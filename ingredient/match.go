@@ -250,7 +250,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			if out := secs.inSection(ings, secs.stepSection(s)); len(out) > 0 {
 				return out // the part a heading or the step's own section names
 			}
-			return secs.pick(ings, s, view, hits[s], anchors)
+			out := secs.pick(ings, s, view, hits[s], anchors)
+			if len(out) == len(ings) && secs.spansSections(ings) {
+				// Nothing tells which part's salt salts this water: none (rule 15).
+				return nil
+			}
+			return out
 		}
 		idx.implicit(texts[s].words, hits[s], lx, ofPart, found)
 		for ing, ok := range found {
@@ -943,7 +948,10 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			// poivre" and "sal y pimienta" are a salt line and a pepper line at once.
 			lx := lexicons[lang]
 			salt, pepper := false, false
-			for _, w := range alts {
+			// The alternatives of the last form of the name, whose head is last ("acciughe sotto
+			// sale" is anchovies).
+			last := alternatives(stemWords(names[len(names)-1], lang), lx)
+			for _, w := range last {
 				salt = salt || len(w) > 0 && lx.has(kindSalt, w, len(w)-1)
 				pepper = pepper || len(w) > 0 && lx.has(kindPepper, w, len(w)-1)
 			}
@@ -1205,6 +1213,15 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 	if c, ok := idx.compound[t]; ok {
 		return c, 1
 	}
+	if compoundLanguages[idx.lang] {
+		// "Röstzwiebeln" for the "Zwiebeln" line, "flødeskum" is not: a step's compound that ends
+		// with a listed food of five letters or more is that food.
+		for k := 3; k+5 <= len(t); k++ {
+			if c, ok := idx.keys[t[k:]]; ok {
+				return c, 1
+			}
+		}
+	}
 	// "Öl" for "Sonnenblumenöl", "Spiegelei" for the egg: a last part of two or three letters
 	// joins a first part of four or more.
 	if len(t) <= 3 {
@@ -1226,6 +1243,10 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 	}
 	return nil, 0
 }
+
+// compoundLanguages write a food's compounds as one word, the food last ("Röstzwiebeln",
+// "appelmoes", "vaniljsocker").
+var compoundLanguages = setOf("de", "nl", "sv", "da", "no")
 
 // namesOtherFood reports whether the last part of a compound is a food of its own, a vegetable or a
 // meat ("kartoffeln" of "Salzkartoffeln"): the compound names that food, not its first part.
