@@ -1,6 +1,9 @@
 package ingredient
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Collective references name several lines at once: "the dry ingredients", "the marinade
 // ingredients", "all the spices", "the remaining ingredients", "todos los ingredientes". They link
@@ -60,12 +63,37 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 		}
 		w := normalize(p.Name)
 		for k, kind := range []wordClass{kindSpice, kindVegetable, kindDry, kindWet} {
-			if lx.contains(kind, w) || lx != lexicons["en"] && lx.containsPrefix(kind, w) {
+			if lx.contains(kind, w) || lx != lexicons["en"] && lx.containsPrefix(kind, w) ||
+				kind == kindVegetable && endsWithEntry(lx, kind, w) {
+				if kind == kindVegetable && lx != lexicons["en"] && isStock(w, lx) {
+					continue // "Gemüsebrühe" is a stock, not a vegetable
+				}
 				c.kinds[k] = append(c.kinds[k], i)
 			}
 		}
 	}
 	return c
+}
+
+// endsWithEntry reports, in the languages that write compounds as one word, whether a word ends with
+// a one-word entry of a class of four letters or more: "Knollensellerie", "winterwortels" and
+// "knolselderij" are vegetables.
+func endsWithEntry(lx *lexicon, class wordClass, words []string) bool {
+	compound := false
+	for l := range compoundLanguages {
+		compound = compound || lexicons[l] == lx
+	}
+	if !compound {
+		return false
+	}
+	for _, w := range words {
+		for _, e := range lx.singles[class] {
+			if len(e) >= 4 && len(w) > len(e)+2 && strings.HasSuffix(w, e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // link adds to found the members of the collective references of a step not combined before it

@@ -674,14 +674,20 @@ func isMeat(w []string, lx *lexicon) bool {
 	if !lx.contains(kindMeat, w) && !lx.containsPrefix(kindMeat, w) {
 		return false
 	}
+	return !isStock(w, lx)
+}
+
+// isStock reports whether a name outside English is a stock: a word ends with a stock word
+// ("Rinderfond", "Gemüsebrühe", "caldo de pollo").
+func isStock(w []string, lx *lexicon) bool {
 	for _, x := range w {
 		for _, s := range lx.singles[kindStock] {
 			if strings.HasSuffix(x, s) {
-				return false
+				return true
 			}
 		}
 	}
-	return true
+	return false
 }
 
 // isKindWord reports whether words[k] names a kind of food ("das Gemüse", "het vlees", "fisken"):
