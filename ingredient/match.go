@@ -186,8 +186,9 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 			noUse[hi] = r.blocked
 			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
-			if h.plural {
-				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles.
+			if h.plural || view.allBefore(h.pos) {
+				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles;
+				// "tutti i funghi" the champignons and the porcini, whatever the plural looks like.
 				ings = withSameHead(ings, h)
 			}
 			if kind == kindHypernym && h.plural && !r.portion {
@@ -370,7 +371,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		r.blocked = true
 		return r
 	}
-	r.portion = v.portionBefore(h.pos)
+	r.portion = v.portionBefore(h.pos) || v.portionAfter(h.end)
 	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end-1)
 	r.applied = v.appliedAt(h)
 	if object && verb == classMove && v.lx.has(classPlace, v.toks, at) && v.placedIn(h.end) {

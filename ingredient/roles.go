@@ -286,6 +286,29 @@ func (v stepView) portionBefore(pos int) bool {
 	return false
 }
 
+// allBefore reports whether an "all" word governs the words at pos ("all the beans", "tutti i funghi").
+func (v stepView) allBefore(pos int) bool {
+	k := pos - 1
+	if k >= 0 && v.lx.has(classArticle, v.toks, k) {
+		k--
+	}
+	return k >= 0 && k < pos && v.toks[k] != sep && v.lx.has(classAll, v.toks, k) && !v.lx.has(classPortion, v.toks, k)
+}
+
+// portionAfter reports, in the languages that put adjectives after the noun, whether a portion word
+// follows the words ending at end: "il burro rimasto", "el azúcar restante", "le beurre restant".
+func (v stepView) portionAfter(end int) bool {
+	if end >= len(v.toks) || !v.lx.has(classPortion, v.toks, end) {
+		return false
+	}
+	for l := range romance {
+		if lexicons[l] == v.lx {
+			return true
+		}
+	}
+	return false
+}
+
 func isNumberWord(t string) bool {
 	return t != "" && t[0] >= '0' && t[0] <= '9'
 }
