@@ -201,7 +201,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				if r.linked(ings[0], st) {
 					anchors = append(anchors, ings[0])
 				}
-			case kind != kindHypernym && (!h.plural || kind >= kindFull-synonymPenalty):
+			case kind != kindHypernym && (!h.plural && !view.allBefore(h.pos) || kind >= kindFull-synonymPenalty):
 				// "the sugar" with a crust sugar and a filling sugar: decide once the step's other
 				// ingredients are known. (A plural of different foods, "the onions" with red and
 				// yellow onions, keeps them all; a plural of one food listed twice does not.)
@@ -324,7 +324,8 @@ type dishState struct {
 
 // mark records how a mention that links ing worked on it.
 func (st *dishState) mark(ing int, r mentionRole) {
-	st.prepOnly[ing] = st.prepOnly[ing] && r.prep
+	// Greasing the tin or flouring the board puts none of the line in the dish.
+	st.prepOnly[ing] = st.prepOnly[ing] && (r.prep || r.applied)
 	st.cutOnly[ing] = st.cutOnly[ing] && r.cut
 }
 
@@ -611,6 +612,10 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			i++
 			continue
 		}
+		if idx.lang != "en" && i > 0 && isNumber(raw[i-1]) && lexicons[idx.lang].has(classMeasure, raw, i) {
+			i++ // "175 grader" is a temperature, not the grädde
+			continue
+		}
 		var best []candidate
 		bestLen := 0
 		if idx.first[t] {
@@ -643,6 +648,10 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 					break
 				}
 			}
+		}
+		if bestLen == 0 && idx.lang != "en" && lexicons[idx.lang].appliedFolded[raw[i]] {
+			// "bemehlten", "bebloemde", "mjölat": a participle of applying a food holds its name.
+			best, bestLen = idx.keyInside(t)
 		}
 		if bestLen == 0 && idx.lang != "en" && !isKindWord(idx.lang, raw, i) {
 			best, bestLen = idx.compoundAt(t)
@@ -893,6 +902,13 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			names = [][]string{plain}
 			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
 				names = append(names, hf)
+			}
+			if raw := normalizeIn(p.Name, lang); len(raw) > 1 && lexicons[lang].has(classFrom, raw, len(raw)-1) && p.Notes != "" {
+				// "Saft von 1 Zitrone", "zumo de 1 limón": the fruit is in the notes, and the
+				// step's "Zitronensaft" names it.
+				if fruit := cleanName(slices.DeleteFunc(normalizeIn(p.Notes, lang), isNumber), lang); len(fruit) > 0 && !onlyFunctionWords(fruit, lang) {
+					names = append(names, fruit)
+				}
 			}
 		}
 		if lang == "en" {
@@ -1246,6 +1262,18 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 	for L := len(t) - 3; L >= 5; L-- {
 		if c, ok := idx.compound[t[:L]]; ok {
 			return c, 1
+		}
+	}
+	return nil, 0
+}
+
+// keyInside returns the candidates of the longest single-word key of four letters or more inside t.
+func (idx *matchIndex) keyInside(t string) ([]candidate, int) {
+	for L := len(t); L >= 4; L-- {
+		for k := 0; k+L <= len(t); k++ {
+			if c, ok := idx.keys[t[k:k+L]]; ok {
+				return c, 1
+			}
 		}
 	}
 	return nil, 0

@@ -706,7 +706,9 @@ var romance = setOf("es", "it", "fr", "pt")
 // keys.
 var nounFirst = setOf("pl", "cs")
 
-var romancePrepositions = setOf("de", "d", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "dell", "des", "da", "do")
+// "en", "em" and "in" lead a form ("sucre en poudre", "beurre en dés", "pomodori in scatola"): the
+// food comes first, as before "de".
+var romancePrepositions = setOf("de", "d", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "dell", "des", "da", "do", "en", "em", "in")
 
 // titleCase reports whether most words of a short text start with a capital ("Make the Chili
 // Paste"), as titles do and sentences do not.
