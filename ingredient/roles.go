@@ -206,6 +206,28 @@ var clauseOpeners = setOf("then", "to", "also", "now", "finally", "first", "next
 // discard verb before it in its sentence, or failing that (German and Dutch put the verb last) the
 // nearest after it. ok is false when the sentence has no verb of the lists.
 func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
+	if v.lx == lexicons["de"] || v.lx == lexicons["nl"] {
+		// German and Dutch recipes put the verb at the end of its clause: in "den Teig ausziehen
+		// und mit der Butter bestreichen" the butter's verb is "bestreichen". A clause runs between
+		// commas and conjunctions; one without a verb of its own reads as below.
+		a, b := pos, pos
+		for a > 0 && !v.stop[a-1] && v.toks[a-1] != sep && !v.lx.has(classConj, v.toks, a-1) {
+			a--
+		}
+		for b < len(v.toks) && !v.stop[b] && v.toks[b] != sep && !v.lx.has(classConj, v.toks, b) {
+			b++
+		}
+		for k := pos - 1; k >= a; k-- {
+			if c, ok := v.verbAt(k, pos); ok {
+				return c, k, true
+			}
+		}
+		for k := pos + 1; k < b; k++ {
+			if c, ok := v.verbAt(k, b); ok {
+				return c, k, true
+			}
+		}
+	}
 	start := v.sentenceStart(pos)
 	for k := pos - 1; k >= start; k-- {
 		if c, ok := v.verbAt(k, pos); ok {
