@@ -19,6 +19,7 @@ type foodForms struct {
 	base  map[string]string // folded variant → folded base form ("hub" → "houby")
 	raw   [][]string        // the groups of names of one food, folded
 	kinds []foodKind
+	parts []foodKind // the food (word) and the words for its parts (members)
 	// same maps a folded, stemmed word to its group in names (the groups' stemmed words). Built on
 	// first use: stemming needs the endings of stems.txt, which another file's init loads.
 	sameOnce sync.Once
@@ -91,16 +92,20 @@ func loadForms(text string) error {
 				group = append(group, strings.Join(normalizeIn(strings.ReplaceAll(w, "+", " "), e.lang), " "))
 			}
 			ff.raw = append(ff.raw, group)
-		case "kind":
+		case "kind", "part":
 			word, members, ok := strings.Cut(e.words, "=")
 			if !ok || strings.TrimSpace(word) == "" || strings.TrimSpace(members) == "" {
-				return fmt.Errorf("data/forms.txt:%d: want \"LANG kind: word = member ...\"", e.n)
+				return fmt.Errorf("data/forms.txt:%d: want \"LANG %s: word = word ...\"", e.n, e.class)
 			}
 			k := foodKind{word: normalizeIn(word, e.lang)}
 			for _, m := range strings.Fields(members) {
 				k.members = append(k.members, normalizeIn(strings.ReplaceAll(m, "+", " "), e.lang))
 			}
-			ff.kinds = append(ff.kinds, k)
+			if e.class == "kind" {
+				ff.kinds = append(ff.kinds, k)
+			} else {
+				ff.parts = append(ff.parts, k)
+			}
 		default:
 			return fmt.Errorf("data/forms.txt:%d: unknown class %q", e.n, e.class)
 		}
@@ -180,7 +185,7 @@ func kindWords(plain []string, lang string) [][]string {
 	var out [][]string
 	for _, k := range ff.kinds {
 		for _, m := range k.members {
-			if memberOf(plain, m) {
+			if memberOf(plain, m, lang) {
 				out = append(out, k.word)
 				break
 			}
@@ -189,7 +194,9 @@ func kindWords(plain []string, lang string) [][]string {
 	return out
 }
 
-func memberOf(name, member []string) bool {
+// memberOf reports whether a name holds a member's words, compared as stems ("uova" is "uovo").
+func memberOf(name, member []string, lang string) bool {
+	name, member = stemWords(name, lang), stemWords(member, lang)
 	if len(member) > 1 {
 		for i := 0; i+len(member) <= len(name); i++ {
 			if equalWords(name[i:i+len(member)], member) {
@@ -205,4 +212,20 @@ func memberOf(name, member []string) bool {
 		}
 	}
 	return false
+}
+
+// partWords returns the words a step in a language uses for the parts of the food a name is ("tuorli"
+// and "albumi" for "uova"): the name holds the food's word.
+func partWords(plain []string, lang string) [][]string {
+	ff := forms[lang]
+	if ff == nil {
+		return nil
+	}
+	var out [][]string
+	for _, p := range ff.parts {
+		if memberOf(plain, p.word, lang) {
+			out = append(out, p.members...)
+		}
+	}
+	return out
 }

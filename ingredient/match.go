@@ -964,6 +964,11 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 					kw = stemWords(kw, lang)
 					idx.add(candidate{ing: i, kind: kindHypernym, cover: 1, head: kw[len(kw)-1]}, kw)
 				}
+				// "i tuorli", "das Eigelb" for the eggs line, as "the chicken" for chicken thighs.
+				for _, pw := range partWords(plain, lang) {
+					pw = stemWords(pw, lang)
+					idx.add(candidate{ing: i, kind: kindPartModifier, cover: 1, head: pw[len(pw)-1]}, pw)
+				}
 			}
 		}
 		if lang != "en" && len(alts) > 0 {
