@@ -373,7 +373,9 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		return r
 	}
 	r.portion = v.portionBefore(h.pos) || v.portionAfter(h.end)
-	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end-1)
+	// "Rub the butter over the chicken", "season the fish": a prep verb works on its target too
+	// (rule 31), where "pour the cream over the potatoes" only adds to it.
+	object := hasVerb && (at >= 0) && (!v.targetBefore(h.pos) || verb == classPrep) && !v.movedOut(h.end-1)
 	r.applied = v.appliedAt(h)
 	if object && verb == classMove && v.lx.has(classPlace, v.toks, at) && v.placedIn(h.end) {
 		// "Spoon the chicken into the tortillas", "Set the roast on top of the vegetables": moving
@@ -386,7 +388,8 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	r.cut = hasVerb && verb == classPrep && !v.joinedLater(h.end)
 	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")
 	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
-	r.water = v.isBath(h.pos, h.end)
+	// "Remoja el pan en un poco de agua": water a food is soaked or dipped in is a bath.
+	r.water = v.isBath(h.pos, h.end) || hasVerb && verb == classPrep && v.targetBefore(h.pos)
 	return r
 }
 
@@ -612,6 +615,10 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			i++
 			continue
 		}
+		if idx.lang != "en" && isExactVerb(lexicons[idx.lang], raw[i]) && (i == 0 || !lexicons[idx.lang].has(classArticle, raw, i-1)) {
+			i++ // "Grädda" (bake) is not the grädde, though their stems meet
+			continue
+		}
 		if idx.lang != "en" && i > 0 && isNumber(raw[i-1]) && lexicons[idx.lang].has(classMeasure, raw, i) {
 			i++ // "175 grader" is a temperature, not the grädde
 			continue
@@ -712,6 +719,19 @@ func isKindWord(lang string, words []string, k int) bool {
 	if ff := forms[lang]; ff != nil {
 		for _, kind := range ff.kinds {
 			if len(kind.word) == 1 && stemWord(words[k], lang) == stemWord(kind.word[0], lang) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isExactVerb reports whether a word is written out in the language's lists as a verb that mixes,
+// cooks, moves or discards (not as a verb's stem: "brat*" also starts "Bratwurst").
+func isExactVerb(lx *lexicon, w string) bool {
+	for _, c := range []wordClass{classMixVerb, classCook, classMove, classDiscard} {
+		for _, ph := range lx.exact[c][w] {
+			if len(ph.words) == 1 {
 				return true
 			}
 		}
