@@ -1304,6 +1304,12 @@ func (idx *matchIndex) keyInside(t string) ([]candidate, int) {
 	return nil, 0
 }
 
+// productParts end the compounds that name a product made from their first part (folded): pastes,
+// powders, sauces, stocks, oils and vinegars.
+var productParts = setOf("pasta", "paste", "pasteij", "mark", "puree", "pure", "saus", "sauce", "sosse", "pulver",
+	"poeder", "bouillon", "fond", "bruhe", "olie", "ol", "olja", "azijn", "essig", "pesto", "siroop",
+	"sirup", "ketchup", "krem", "creme", "kraft", "buljong")
+
 // compoundLanguages write a food's compounds as one word, the food last ("Röstzwiebeln",
 // "appelmoes", "vaniljsocker").
 var compoundLanguages = setOf("de", "nl", "sv", "da", "no")
@@ -1357,8 +1363,12 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 		}
 	}
 	// "madeira" for the "madeirawijn" line, "zalm" for "zalmloin": a first part of four letters or more.
+	// Not when the rest is a product made from it: "currypasta" is not "de curry", "Tomatenmark"
+	// not the tomatoes.
 	for k := 4; k <= len(w)-3; k++ {
-		add(stemWord(w[:k], idx.lang))
+		if !productParts[w[k:]] {
+			add(stemWord(w[:k], idx.lang))
+		}
 	}
 }
 
