@@ -358,6 +358,12 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	}
 	// "the remaining ladyfingers and cream mixture": a portion is taken of the line itself.
 	mixWord, mixture := v.mixtureWord(h.end, func(k int) int { return hitEnd[k] }, !v.portionBefore(h.pos))
+	if !mixture && v.mixtureOf(h.pos) {
+		mixture, mixWord = true, v.toks[h.pos-2]
+		if v.lx.has(classArticle, v.toks, h.pos-1) {
+			mixWord = v.toks[h.pos-3]
+		}
+	}
 	if mixture {
 		r.blocked = true
 		r.mixWord = mixWord

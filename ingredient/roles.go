@@ -308,6 +308,25 @@ func (v stepView) portionBefore(pos int) bool {
 	return false
 }
 
+// mixtureOf reports, in the languages that name a mixture before its food, whether the words at pos
+// follow a mixture's noun and "of": "la crema di mascarpone", "le mélange de tomates", "la salsa de
+// tomate" name the mixture, not the line (the English "the tomato mixture").
+func (v stepView) mixtureOf(pos int) bool {
+	k := pos - 1
+	if k >= 0 && v.lx.has(classArticle, v.toks, k) {
+		k--
+	}
+	if k < 1 || !romancePrepositions[v.toks[k]] {
+		return false
+	}
+	for l := range romance {
+		if lexicons[l] == v.lx {
+			return v.lx.has(classMix, v.toks, k-1)
+		}
+	}
+	return false
+}
+
 // allBefore reports whether an "all" word governs the words at pos ("all the beans", "tutti i funghi").
 func (v stepView) allBefore(pos int) bool {
 	k := pos - 1
