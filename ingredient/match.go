@@ -969,7 +969,13 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 				idx.addKeys(i, append(slices.Clip(w), p.Unit), 0)
 			}
 			for _, v := range synonymVariants(alt) {
-				idx.addKeys(i, dropIgnored(v), synonymPenalty)
+				dv := dropIgnored(v)
+				if len(dv) < len(v) && len(dv) < len(w) {
+					// "raw sugar" for demerara sugar loses "raw" as a descriptor: a bare "sugar"
+					// would be the whole name of the demerara line.
+					continue
+				}
+				idx.addKeys(i, dv, synonymPenalty)
 			}
 			if lang != "en" {
 				idx.addSameFood(i, alt)
