@@ -939,6 +939,7 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		}
 		if lang == "en" {
 			names = append(names, englishVariants(names[0])...)
+			names = append(names, listedInNotes(p.Notes)...)
 		}
 		var alts, plainAlts [][]string
 		for _, name := range names {
@@ -1395,6 +1396,43 @@ func (idx *matchIndex) put(c candidate, key string) {
 		}
 	}
 	idx.keys[key] = append(cands, c)
+}
+
+// listedInNotes returns the foods a line lists after its first one, which the parser leaves in the
+// notes ("Shredded cheddar, sour cream and sliced green onions, for topping"): a part of the notes that
+// opens with a food, not a descriptor, a measure or a note word ("cut into cubes", "for topping").
+func listedInNotes(notes string) [][]string {
+	if notes == "" {
+		return nil
+	}
+	var out [][]string
+	for _, part := range strings.Split(notes, ";") {
+		w := normalize(part)
+		if len(w) < 2 || tailWords[w[0]] || connectors[w[0]] || ignoredInNames[w[0]] || isNumber(w[0]) || !connectorIn(w) {
+			continue
+		}
+		end := len(w)
+		for k, x := range w {
+			if x == sep || tailWords[x] {
+				end = k
+				break
+			}
+		}
+		if end >= 2 {
+			out = append(out, w[:end])
+		}
+	}
+	return out
+}
+
+// connectorIn reports whether words hold "and" or "or": a list of foods, not a note.
+func connectorIn(w []string) bool {
+	for _, x := range w {
+		if connectors[x] {
+			return true
+		}
+	}
+	return false
 }
 
 // englishVariants are other names an English line's food goes by: the food before a borrowed
