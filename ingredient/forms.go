@@ -20,11 +20,48 @@ type foodForms struct {
 	raw   [][]string        // the groups of names of one food, folded
 	kinds []foodKind
 	parts []foodKind // the food (word) and the words for its parts (members)
-	// same maps a folded, stemmed word to its group in names (the groups' stemmed words). Built on
-	// first use: stemming needs the endings of stems.txt, which another file's init loads.
-	sameOnce sync.Once
-	same     map[string]int
-	names    [][]string
+	// Built on first use, since stemming needs the endings of stems.txt, which another file's init
+	// loads: same maps a folded, stemmed word to its group in names (the groups' stemmed words);
+	// kindStems are the members of kinds, partWordStems the food of each part entry, stemmed.
+	once                     sync.Once
+	same                     map[string]int
+	names                    [][]string
+	kindStems, partWordStems [][][]string
+}
+
+// stem builds the stemmed forms of a language's entries, once.
+func (ff *foodForms) stem(lang string) {
+	ff.once.Do(func() {
+		ff.same = map[string]int{}
+		for g, group := range ff.raw {
+			var names []string
+			for _, name := range group {
+				s := stemWords(strings.Fields(name), lang)
+				names = append(names, strings.Join(s, " "))
+				if len(s) == 1 {
+					ff.same[s[0]] = g
+				}
+			}
+			ff.names = append(ff.names, names)
+		}
+		stemFoods := func(parts []foodKind) [][][]string {
+			out := make([][][]string, len(parts))
+			for i, p := range parts {
+				out[i] = [][]string{stemWords(p.word, lang)}
+			}
+			return out
+		}
+		stemAll := func(kinds []foodKind) [][][]string {
+			out := make([][][]string, len(kinds))
+			for i, k := range kinds {
+				for _, m := range k.members {
+					out[i] = append(out[i], stemWords(m, lang))
+				}
+			}
+			return out
+		}
+		ff.kindStems, ff.partWordStems = stemAll(ff.kinds), stemFoods(ff.parts)
+	})
 }
 
 // foodKind is a word a step uses for a kind of food and the foods it names (folded, not stemmed).
@@ -132,20 +169,7 @@ func sameFood(w, lang string) [][]string {
 	if ff == nil || len(ff.raw) == 0 {
 		return nil
 	}
-	ff.sameOnce.Do(func() {
-		ff.same = map[string]int{}
-		for g, group := range ff.raw {
-			var names []string
-			for _, name := range group {
-				s := stemWords(strings.Fields(name), lang)
-				names = append(names, strings.Join(s, " "))
-				if len(s) == 1 {
-					ff.same[s[0]] = g
-				}
-			}
-			ff.names = append(ff.names, names)
-		}
-	})
+	ff.stem(lang)
 	prefix, g, ok := "", 0, false
 	if g, ok = ff.same[w]; !ok {
 		for k := 1; k+4 <= len(w); k++ {
@@ -179,14 +203,25 @@ func sameFood(w, lang string) [][]string {
 // "torskefilet"): a word of the name is a member, or starts or ends with one of four letters or more.
 func kindWords(plain []string, lang string) [][]string {
 	ff := forms[lang]
-	if ff == nil {
+	if ff == nil || len(ff.kinds) == 0 {
 		return nil
 	}
+	ff.stem(lang)
+	return matchingWords(stemWords(plain, lang), ff.kinds, ff.kindStems, false)
+}
+
+// matchingWords returns the word of each entry one of whose stemmed members the stemmed name holds;
+// all returns the members instead (the parts of a food).
+func matchingWords(name []string, entries []foodKind, stems [][][]string, all bool) [][]string {
 	var out [][]string
-	for _, k := range ff.kinds {
-		for _, m := range k.members {
-			if memberOf(plain, m, lang) {
-				out = append(out, k.word)
+	for i, e := range entries {
+		for _, m := range stems[i] {
+			if memberOf(name, m) {
+				if all {
+					out = append(out, e.members...)
+				} else {
+					out = append(out, e.word)
+				}
 				break
 			}
 		}
@@ -194,9 +229,8 @@ func kindWords(plain []string, lang string) [][]string {
 	return out
 }
 
-// memberOf reports whether a name holds a member's words, compared as stems ("uova" is "uovo").
-func memberOf(name, member []string, lang string) bool {
-	name, member = stemWords(name, lang), stemWords(member, lang)
+// memberOf reports whether a name holds a member's words (both stemmed: "uova" is "uovo").
+func memberOf(name, member []string) bool {
 	if len(member) > 1 {
 		for i := 0; i+len(member) <= len(name); i++ {
 			if equalWords(name[i:i+len(member)], member) {
@@ -218,14 +252,9 @@ func memberOf(name, member []string, lang string) bool {
 // and "albumi" for "uova"): the name holds the food's word.
 func partWords(plain []string, lang string) [][]string {
 	ff := forms[lang]
-	if ff == nil {
+	if ff == nil || len(ff.parts) == 0 {
 		return nil
 	}
-	var out [][]string
-	for _, p := range ff.parts {
-		if memberOf(plain, p.word, lang) {
-			out = append(out, p.members...)
-		}
-	}
-	return out
+	ff.stem(lang)
+	return matchingWords(stemWords(plain, lang), ff.parts, ff.partWordStems, true)
 }
