@@ -668,7 +668,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 		}
 		if bestLen == 0 && idx.lang != "en" && !isKindWord(idx.lang, raw, i) {
 			best, bestLen = idx.compoundAt(t)
-			if bestLen > 0 && isVerbWord(lexicons[idx.lang], raw, i) {
+			if bestLen > 0 && isExactVerb(lexicons[idx.lang], raw[i]) {
 				// A verb is not a compound of a food: "blanda" (mix) is not "blandfärs", "piske"
 				// (whip) not "piskefløde".
 				best, bestLen = nil, 0
@@ -740,18 +740,6 @@ func isExactVerb(lx *lexicon, w string) bool {
 			if len(ph.words) == 1 {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// isVerbWord reports whether words[k] is a verb of the language's lists that mixes, cooks, moves
-// or discards. Use and prep verbs are left out: some apply the food they are named after
-// ("poivrez", "salzen", "raspen").
-func isVerbWord(lx *lexicon, words []string, k int) bool {
-	for _, c := range []wordClass{classMixVerb, classCook, classMove, classDiscard} {
-		if lx.has(c, words, k) {
-			return true
 		}
 	}
 	return false
