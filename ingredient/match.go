@@ -733,7 +733,8 @@ func isKindWord(lang string, words []string, k int) bool {
 }
 
 // isExactVerb reports whether a word is written out in the language's lists as a verb that mixes,
-// cooks, moves or discards (not as a verb's stem: "brat*" also starts "Bratwurst").
+// cooks, moves or discards (not as a verb's stem: "brat*" also starts "Bratwurst"). Use and prep
+// verbs are left out: some apply the food they are named after ("poivrez", "salzen", "raspen").
 func isExactVerb(lx *lexicon, w string) bool {
 	for _, c := range []wordClass{classMixVerb, classCook, classMove, classDiscard} {
 		for _, ph := range lx.exact[c][w] {
