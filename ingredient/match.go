@@ -352,7 +352,8 @@ func combinedNames(hits []hit, st *dishState) []bool {
 
 func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	var r mentionRole
-	if v.inCondition(h.pos) {
+	if v.inCondition(h.pos) || h.pos < v.title {
+		// A doneness cue, or the title a step opens with ("Lag smør- og tomatcurry: ...").
 		r.blocked = true
 		return r
 	}

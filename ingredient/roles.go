@@ -75,6 +75,9 @@ type stepView struct {
 	applied []bool
 	stop    []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
 	lx      *lexicon
+	// title is the number of words of a title the step opens with, ended by a colon within its
+	// first six words ("Lag smør- og tomatcurry:", "Make the glaze:"), or 0.
+	title int
 }
 
 func newStepView(text string, n normText, lx *lexicon) stepView {
@@ -98,6 +101,20 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 				v.stop[k] = !(at+1 < len(text) && text[at+1] >= '0' && text[at+1] <= '9')
 			case '!', '?', ';', ':':
 				v.stop[k] = true
+				if text[at] == ':' && v.title == 0 && k <= 6 && k+1 < len(n.words) && !slices.Contains(n.words[:k], sep) {
+					v.title = -k // a title unless a verb of the lists stands in it (below)
+				}
+			}
+		}
+	}
+	if v.title < 0 {
+		// "Stir through the basil and taste: add more fish sauce" is an instruction, not a title.
+		k := -v.title
+		v.title = k
+		for j := 0; j < k; j++ {
+			if _, ok := v.verbAt(j, k); ok {
+				v.title = 0
+				break
 			}
 		}
 	}
