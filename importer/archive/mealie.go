@@ -58,6 +58,37 @@ func (z *zipArchive) isMealieFlat() bool {
 	return false
 }
 
+// isMealieDownload: the zip Mealie gives for one recipe (its "zip"
+// download, routes/recipe/recipe_crud_routes.py get_recipe_as_zip, and the
+// zip template of services/recipe/template_service.py): <slug>.json and
+// the photo original.webp side by side. Several such downloads unpacked
+// into folders and zipped together read the same. The zip's JSON files
+// must all read as Mealie recipes (isMealieRecipe): a name as common as
+// <slug>.json says nothing by itself.
+func (z *zipArchive) isMealieDownload() bool {
+	found := false
+	for _, n := range z.names() {
+		if !strings.HasSuffix(strings.ToLower(n), ".json") {
+			continue
+		}
+		if m, err := z.readObject(n); err != nil || !isMealieRecipe(m) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// isMealieRecipe: a recipe object as Mealie's API and exports write it: a
+// slug, ingredients or instructions under Mealie's names, and no schema.org
+// type.
+func isMealieRecipe(m map[string]any) bool {
+	_, slug := m["slug"]
+	_, typed := m["@type"]
+	return m != nil && slug && !typed &&
+		firstOf(m, "recipeIngredient", "recipe_ingredient", "recipeInstructions", "recipe_instructions") != nil
+}
+
 func mealieFlatJSON(name string) bool {
 	return strings.HasSuffix(name, ".json") && path.Base(path.Dir(name)) == "recipes"
 }
@@ -92,6 +123,10 @@ func (z *zipArchive) mealieFlatExport() *Archive {
 	return z.perEntry(FormatMealie, mealieFlatJSON, z.mealieExportRecipe)
 }
 
+func (z *zipArchive) mealieDownload() *Archive {
+	return z.perEntry(FormatMealie, func(n string) bool { return strings.HasSuffix(strings.ToLower(n), ".json") }, z.mealieExportRecipe)
+}
+
 func (z *zipArchive) mealieExportRecipe(name string) Recipe {
 	m, err := z.readObject(name)
 	if err != nil {
@@ -103,6 +138,20 @@ func (z *zipArchive) mealieExportRecipe(name string) Recipe {
 	}
 	if mealieRecipeJSON(name) {
 		rec.Image = z.readImage(z.mealieImage(path.Dir(name) + "/images"))
+		return rec
+	}
+	if !mealieFlatJSON(name) {
+		// A download: the photo beside the recipe, when the recipe is the
+		// only one of its folder (the photo is always named original.*).
+		jsons := 0
+		for _, n := range z.inDir(path.Dir(name)) {
+			if strings.HasSuffix(strings.ToLower(n), ".json") {
+				jsons++
+			}
+		}
+		if jsons == 1 {
+			rec.Image = z.readImage(z.mealieImage(path.Dir(name)))
+		}
 		return rec
 	}
 	// The flat layout: images/<slug>/original.* beside the recipes folder
@@ -176,6 +225,12 @@ func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) R
 		r.Categories = append(r.Categories, db.categories[id]...)
 		r.Tags = append(r.Tags, db.tags[id]...)
 	}
+	unmapped := present(m, mealieUnmapped...)
+	if db != nil {
+		for _, f := range db.unmapped[id] {
+			unmapped = appendOnce(unmapped, f)
+		}
+	}
 	r.IngredientSections = mealieSections(ings, lines.text)
 	r.InstructionSections = mealieSteps(steps)
 	var notes []string
@@ -184,7 +239,7 @@ func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) R
 	}
 	finish(&r)
 	r.Description = withNotes(r.Description, notes)
-	return Recipe{Entry: entry, Recipe: r, Unmapped: present(m, mealieUnmapped...)}
+	return Recipe{Entry: entry, Recipe: r, Unmapped: unmapped}
 }
 
 func firstOf(m map[string]any, keys ...string) any {
@@ -424,6 +479,46 @@ type mealieTables struct {
 	categories, tags          map[string][]string
 	units, foods              map[string]map[string]any
 	settings                  map[string]map[string]any // recipe_settings by recipe
+	// unmapped names, by recipe, the fields the backup keeps in tables of
+	// their own (mealieSideTables) that hold something for the recipe.
+	unmapped map[string][]string
+}
+
+// mealieSideTables are the backup's tables of what a recipe holds and this
+// service has no place for, with the name the recipe export gives the
+// field (db/models/recipe: nutrition.py, tool.py, assets.py, comment.py,
+// api_extras.py, whose column is spelled recipee_id).
+var mealieSideTables = []struct{ table, field string }{
+	{"recipe_nutrition", "nutrition"},
+	{"recipes_to_tools", "tools"},
+	{"recipe_assets", "assets"},
+	{"recipe_comments", "comments"},
+	{"api_extras", "extras"},
+}
+
+// mealieBookkeeping are the columns every row has that say nothing of the
+// recipe: a nutrition row of nulls is no nutrition.
+var mealieBookkeeping = map[string]bool{"id": true, "recipe_id": true, "recipee_id": true, "created_at": true, "update_at": true, "updated_at": true}
+
+// sideFields lists, by recipe, the side tables with a row of values for it.
+func sideFields(t map[string]any) map[string][]string {
+	out := map[string][]string{}
+	for _, st := range mealieSideTables {
+		for _, r := range list(t[st.table]) {
+			m := obj(r)
+			id := normID(str(m, "recipe_id", "recipee_id"))
+			if id == "" {
+				continue
+			}
+			for k, v := range m {
+				if !mealieBookkeeping[k] && hasValue(v) {
+					out[id] = appendOnce(out[id], st.field)
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 func newMealieTables(t map[string]any) *mealieTables {
@@ -434,6 +529,7 @@ func newMealieTables(t map[string]any) *mealieTables {
 		units:       idRows(t["ingredient_units"], "id"),
 		foods:       idRows(t["ingredient_foods"], "id"),
 		settings:    idRows(t["recipe_settings"], "recipe_id"),
+		unmapped:    sideFields(t),
 	}
 	db.categories = joinNames(t["recipes_to_categories"], "category_id", idNames(t["categories"]))
 	db.tags = joinNames(t["recipes_to_tags"], "tag_id", idNames(t["tags"]))
@@ -511,7 +607,7 @@ func rows(ms []map[string]any) []any {
 // them, outside a zip: one recipe object, or a list of them (nil when the
 // document is not that).
 func mealieJSON(doc []byte) *Archive {
-	v, err := extract.DecodeJSON(trimBOM(doc))
+	v, err := extract.DecodeJSON(jsonText(doc))
 	if err != nil {
 		return nil
 	}
@@ -525,8 +621,7 @@ func mealieJSON(doc []byte) *Archive {
 		}
 	}
 	for _, m := range objs {
-		_, slug := m["slug"]
-		if m == nil || !slug || firstOf(m, "recipeIngredient", "recipe_ingredient", "recipeInstructions", "recipe_instructions") == nil {
+		if !isMealieRecipe(m) {
 			return nil
 		}
 	}

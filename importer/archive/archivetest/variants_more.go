@@ -1,0 +1,193 @@
+package archivetest
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"unicode/utf16"
+)
+
+// moreVariants are the second round of real shapes, each read from the
+// app's source (Source names the file).
+func moreVariants() []Variant {
+	return []Variant{
+		{"mealie/recipe zip download", "Mealie v1.x/v2.x routes/recipe/recipe_crud_routes.py get_recipe_as_zip and services/recipe/template_service.py _render_zip: <slug>.json (model_dump_json, snake_case) and the image original.webp at the top of the zip; assets and extras in the JSON", mealieRecipeZip()},
+		{"mealie/backup side tables", "Mealie v1.x database.json (services/backups_v2/alchemy_exporter.py, every table): nutrition in recipe_nutrition, tools through recipes_to_tools, recipe_assets, recipe_comments, api_extras (its column is recipee_id, db/models/recipe/api_extras.py), recipeCuisine a column of recipes; zipped again by macOS Finder in one top folder with __MACOSX/ (as Mealie's own tests/data/backups/backup-version-09aba125b57a-1.zip)", mealieBackupSideTables()},
+		{"tandoor/1.5 plural flags and step templates", "Tandoor 1.5 cookbook/serializer.py IngredientExportSerializer (always_use_plural_unit, always_use_plural_food; vue/src/components/IngredientComponent.vue shows the plural when set), KeywordExportSerializer with icon, nutrition with values; step instructions use the templates of docs/features/templating.md ({{ ingredients[0] }}, .food, .note, {{ scale(12) }}, cookbook/helper/template_helper.py)", tandoorPluralTemplates()},
+		{"tandoor/recipesage json export", "Tandoor cookbook/integration/recipesage.py get_file_from_recipe: a JSON list of schema.org Recipes, prepTime and totalTime as bare minutes (\"20\"), recipeYield the servings, ingredient lines f'{float(amount)} {unit} {food}' with Python's None for a missing unit or food", tandoorRecipeSageJSON()},
+		{"paprika/photo_data and headings", "Paprika 3 .paprikarecipes as Tandoor cookbook/integration/paprika.py and Mealie services/migrations/paprika.py read it: photo_data base64 (not wrapped) beside image_url, photos [], servings \"Makes 12\", directions numbered paragraphs, ingredient groups as lines ending ':', notes, nutritional_info and difficulty as text", paprikaPhotoData()},
+		{"nextcloud/0.11 filtered recipe.json", "Nextcloud Cookbook lib/Helper/Filter/JSON/* and Output/EnsureNutritionPresentFilter.php: recipeYield null or an integer, tool [], nutrition {\"@type\":\"NutritionInformation\"} when empty, dateCreated with +0000, imageUrl and imagePlaceholderUrl; a recipe saved before FixInstructionsFilter keeps the site's HowToSection objects", nextcloudFiltered()},
+		{"schema/utf-16 json", "a JSON file written by Windows PowerShell 5.1 (Out-File and > write UTF-16LE with a BOM by default)", schemaUTF16()},
+		{"schema/itemlist of recipes", "Google Search's recipe carousel on one page (developers.google.com structured-data recipe, 'all-in-one page'): an ItemList of ListItem whose item is a full Recipe", schemaItemList()},
+		{"schema/howto steps with tips", "schema.org HowToStep with itemListElement of HowToDirection and HowToTip (schema.org/HowToStep examples), HowToSection holding plain strings, the superseded ingredients property, image an ImageObject with contentUrl, recipeYield a number", schemaHowToTips()},
+	}
+}
+
+func mealieRecipeZip() []byte {
+	doc := `{"id":"7c2f9a10-3b4d-4e5f-8a9b-0c1d2e3f4a5b","user_id":"u","household_id":"h","group_id":"g","name":"Focaccia","slug":"focaccia",
+"image":"a1B2","recipe_yield":"1 tray","total_time":"3 hours","prep_time":"20 minutes","cook_time":null,"perform_time":"25 minutes",
+"description":"Olive oil bread.","recipe_category":[{"id":"c","name":"Bread","slug":"bread"}],"tags":[{"id":"t","name":"vegan","slug":"vegan"}],
+"tools":[],"rating":null,"org_url":"https://bread.example.net/focaccia","date_added":"2024-09-01","date_updated":"2024-09-02T08:00:00","last_made":null,
+"recipe_ingredient":[
+ {"quantity":500.0,"unit":{"id":"g1","name":"gram","plural_name":"grams","abbreviation":"g","use_abbreviation":true},"food":{"id":"f1","name":"bread flour","plural_name":null},"note":"","is_food":true,"disable_amount":false,"display":"500 g bread flour","title":"Dough","original_text":"500 g bread flour","reference_id":"r1"},
+ {"quantity":7.0,"unit":{"id":"g1","name":"gram","plural_name":"grams","abbreviation":"g","use_abbreviation":true},"food":{"id":"f2","name":"dried yeast"},"note":"","is_food":true,"disable_amount":false,"display":"7 g dried yeast","title":"","original_text":null,"reference_id":"r2"},
+ {"quantity":0.0,"unit":null,"food":null,"note":"400 ml warm water","is_food":false,"disable_amount":true,"display":"400 ml warm water","title":"","original_text":null,"reference_id":"r3"},
+ {"quantity":0.0,"unit":null,"food":null,"note":"flaky salt","is_food":false,"disable_amount":true,"display":"flaky salt","title":"Topping","original_text":null,"reference_id":"r4"},
+ {"quantity":3.0,"unit":{"id":"t1","name":"tablespoon","plural_name":"tablespoons","abbreviation":"tbsp","use_abbreviation":false},"food":{"id":"f3","name":"olive oil"},"note":"","is_food":true,"disable_amount":false,"display":"3 tablespoons olive oil","title":"","original_text":null,"reference_id":"r5"}],
+"recipe_instructions":[{"id":"s1","title":"","summary":"","text":"Mix the flour, yeast and water; rest for 2 hours.","ingredient_references":[]},
+ {"id":"s2","title":"Bake","summary":"","text":"Press into an oiled tray, drizzle with the oil and scatter the salt.","ingredient_references":[]},
+ {"id":"s3","title":"","summary":"","text":"Bake at 220 °C for 25 minutes.","ingredient_references":[]}],
+"nutrition":{"calories":null,"carbohydrate_content":null,"fat_content":null,"protein_content":null},
+"settings":{"public":true,"show_nutrition":false,"show_assets":false,"landscape_view":false,"disable_comments":false,"disable_amount":false,"locked":false},
+"assets":[{"name":"Scan","icon":"mdi-file","file_name":"scan.pdf"}],"notes":[{"title":"Tip","text":"Dimple the dough deeply."}],
+"extras":{"hydration":"80%"},"comments":[]}`
+	return Zip(
+		File{Name: "focaccia.json", Data: []byte(doc)},
+		File{Name: "original.webp", Data: JPEG(31), Store: true},
+	)
+}
+
+func mealieBackupSideTables() []byte {
+	const soup, toast = "3e9b7c1a-5d2f-4a6b-9c8d-7e6f5a4b3c21", "3e9b7c1a-5d2f-4a6b-9c8d-7e6f5a4b3c22"
+	db := `{"alembic_version":[{"version_num":"09aba125b57a"}],
+"recipes":[{"id":"` + soup + `","slug":"minestrone","name":"Minestrone","description":"Vegetable soup.","recipe_yield":"6 servings",
+  "prep_time":"15 minutes","perform_time":"40 minutes","cook_time":null,"total_time":null,"org_url":null,"rating":null,"recipeCuisine":"Italian",
+  "is_ocr_recipe":false,"last_made":null,"name_normalized":"minestrone","description_normalized":"vegetable soup."},
+ {"id":"` + toast + `","slug":"bruschetta","name":"Bruschetta","description":"","recipe_yield":"4","prep_time":"10 minutes","perform_time":null,
+  "cook_time":null,"total_time":null,"org_url":"https://toast.example.org/bruschetta","rating":null,"recipeCuisine":null,"is_ocr_recipe":false}],
+"recipe_settings":[{"id":1,"recipe_id":"` + soup + `","public":true,"show_nutrition":true,"show_assets":true,"landscape_view":false,"disable_comments":false,"disable_amount":true,"locked":false},
+ {"id":2,"recipe_id":"` + toast + `","public":true,"disable_amount":true}],
+"recipes_ingredients":[
+ {"id":1,"position":0,"recipe_id":"` + soup + `","title":"","note":"2 carrots, diced","unit_id":null,"food_id":null,"quantity":1.0,"original_text":null,"reference_id":"a"},
+ {"id":2,"position":1,"recipe_id":"` + soup + `","title":"","note":"1 tin cannellini beans","unit_id":null,"food_id":null,"quantity":1.0,"original_text":null,"reference_id":"b"},
+ {"id":3,"position":2,"recipe_id":"` + soup + `","title":"","note":"100 g small pasta","unit_id":null,"food_id":null,"quantity":1.0,"original_text":null,"reference_id":"c"},
+ {"id":4,"position":0,"recipe_id":"` + toast + `","title":"","note":"4 slices sourdough","unit_id":null,"food_id":null,"quantity":1.0,"original_text":null},
+ {"id":5,"position":1,"recipe_id":"` + toast + `","title":"","note":"3 ripe tomatoes","unit_id":null,"food_id":null,"quantity":1.0,"original_text":null}],
+"recipe_instructions":[
+ {"id":"i1","position":0,"recipe_id":"` + soup + `","type":null,"title":"","text":"Sweat the carrots in olive oil."},
+ {"id":"i2","position":1,"recipe_id":"` + soup + `","type":null,"title":"","text":"Add the beans, pasta and water; simmer 40 minutes."},
+ {"id":"i3","position":0,"recipe_id":"` + toast + `","type":null,"title":"","text":"Toast the bread and pile on the chopped tomatoes."}],
+"notes":[{"id":1,"recipe_id":"` + soup + `","title":"","text":"Better the next day."}],
+"recipe_nutrition":[{"id":1,"recipe_id":"` + soup + `","calories":"320","fat_content":"9","protein_content":null,"carbohydrate_content":null,"fiber_content":null,"sodium_content":null,"sugar_content":null},
+ {"id":2,"recipe_id":"` + toast + `","calories":null,"fat_content":null,"protein_content":null,"carbohydrate_content":null,"fiber_content":null,"sodium_content":null,"sugar_content":null}],
+"tools":[{"id":"p1","name":"Soup pot","slug":"soup-pot","on_hand":false}],"recipes_to_tools":[{"recipe_id":"` + soup + `","tool_id":"p1"}],
+"recipe_assets":[{"id":1,"recipe_id":"` + soup + `","name":"Card","icon":"mdi-file-image","file_name":"card.jpg"}],
+"recipe_comments":[{"id":"k1","recipe_id":"` + soup + `","user_id":"u","text":"Lovely with pesto."}],
+"api_extras":[{"id":"e1","recipee_id":"` + soup + `","key_name":"source_book","value":"Zuppe"}],
+"categories":[{"id":"c1","name":"Soup","slug":"soup"}],"recipes_to_categories":[{"recipe_id":"` + soup + `","category_id":"c1"}],
+"tags":[{"id":"t1","name":"winter","slug":"winter"}],"recipes_to_tags":[{"recipe_id":"` + soup + `","tag_id":"t1"}],
+"ingredient_units":[],"ingredient_foods":[]}`
+	return Zip(
+		File{Name: "__MACOSX/._mealie_2024", Data: []byte("\x00\x05\x16\x07")},
+		File{Name: "mealie_2024/data/.PLACEHOLDER", Data: nil},
+		File{Name: "__MACOSX/mealie_2024/._database.json", Data: []byte("\x00\x05\x16\x07")},
+		File{Name: "mealie_2024/database.json", Data: []byte(db)},
+		File{Name: "mealie_2024/data/recipes/" + soup + "/images/original.webp", Data: JPEG(32), Store: true},
+		File{Name: "mealie_2024/data/recipes/" + soup + "/assets/card.jpg", Data: JPEG(33), Store: true},
+	)
+}
+
+func tandoorPluralTemplates() []byte {
+	plain := `"always_use_plural_unit":false,"always_use_plural_food":false`
+	doc := `{"name":"Cinnamon Rolls","description":"Soft rolls.","keywords":[{"name":"baking","icon":"🥐","description":"","created_at":"2023-05-01T10:00:00+02:00","updated_at":"2023-05-01T10:00:00+02:00"}],
+"steps":[{"name":"Dough","instruction":"Warm the {{ ingredients[1].food }} and stir in the {{ ingredients[2].food }}.\nKnead in {{ ingredients[0] }} and {{ ingredients[3].note }} for 10 minutes.","ingredients":[
+   {"food":{"name":"flour","plural_name":"","ignore_shopping":false,"supermarket_category":null},"unit":{"name":"g","plural_name":"","description":null},"amount":"500.000","note":"","order":0,"is_header":false,"no_amount":false,` + plain + `},
+   {"food":{"name":"milk","plural_name":null,"ignore_shopping":false,"supermarket_category":null},"unit":{"name":"ml","plural_name":null,"description":null},"amount":"250.000","note":"","order":1,"is_header":false,"no_amount":false,` + plain + `},
+   {"food":{"name":"yeast","plural_name":null,"ignore_shopping":false,"supermarket_category":null},"unit":{"name":"sachet","plural_name":"sachets","description":null},"amount":"1.000","note":"","order":2,"is_header":false,"no_amount":false,` + plain + `},
+   {"food":null,"unit":null,"amount":"0.000","note":"a pinch of salt","order":3,"is_header":false,"no_amount":true,` + plain + `}],
+  "time":10,"order":0,"show_as_header":true},
+ {"name":"Filling","instruction":"Spread {{ ingredients[0] }} over the dough and scatter over the raisins.\n\nRoll up, cut {{ scale(12) }} rolls and bake for 25 minutes.","ingredients":[
+   {"food":{"name":"butter","plural_name":null,"ignore_shopping":false,"supermarket_category":null},"unit":{"name":"g","plural_name":"","description":null},"amount":"50.000","note":"softened","order":0,"is_header":false,"no_amount":false,` + plain + `},
+   {"food":{"name":"raisin","plural_name":"raisins","ignore_shopping":false,"supermarket_category":null},"unit":{"name":"cup","plural_name":"cups","description":null},"amount":"1.000","note":"","order":1,"is_header":false,"no_amount":false,"always_use_plural_unit":false,"always_use_plural_food":true}],
+  "time":25,"order":1,"show_as_header":true}],
+"working_time":30,"waiting_time":85,"internal":true,"nutrition":{"id":3,"carbohydrates":"40.0000","fats":"12.0000","proteins":"6.0000","calories":"310.0000","source":""},
+"servings":12,"servings_text":"rolls"}`
+	inner := Zip(File{Name: "recipe.json", Data: []byte(doc)}, File{Name: "image.jpg", Data: JPEG(34), Store: true})
+	return Zip(File{Name: "41.zip", Data: inner})
+}
+
+func tandoorRecipeSageJSON() []byte {
+	return []byte(`[{"@context": "http://schema.org", "@type": "Recipe", "creditText": "", "isBasedOn": "", "name": "Shepherd's Pie", "description": "Lamb and mash.",
+"prepTime": "20", "totalTime": "70", "recipeYield": "4", "image": [], "recipeCategory": [], "comment": [],
+"recipeIngredient": ["0.0 None None", "500.0 g lamb mince", "1.0 None onion", "0.0 None salt", "800.0 g potatoes"],
+"recipeInstructions": [{"@type": "HowToStep", "text": "Brown the lamb with the onion and season."}, {"@type": "HowToStep", "text": "Top with mashed potatoes and bake for 50 minutes."}]}]`)
+}
+
+func paprikaPhotoData() []byte {
+	doc := `{"uid":"0B7E4D2C-1111-4222-8333-444455556666","name":"Blueberry Muffins","description":"",
+"ingredients":"For the batter:\n250 g flour\n2 tsp baking powder\n150 ml milk\n\nFor the topping:\n2 tbsp sugar\n100 g blueberries",
+"directions":"1. Heat the oven to 200 °C.\n\n2. Whisk the batter together and fold in the blueberries.\n\n3. Fill the cases, sprinkle with the sugar and bake for 20 minutes.",
+"notes":"Frozen berries work too.","servings":"Makes 12","prep_time":"15 mins","cook_time":"20 min","total_time":"35 minutes",
+"source":"muffins.example.com","source_url":"https://muffins.example.com/blueberry","categories":["Baking","Breakfast"],"rating":0,"difficulty":"Easy",
+"nutritional_info":"210 kcal per muffin","photo":"5D1C.jpg","photo_data":"` + base64.StdEncoding.EncodeToString(JPEG(35)) + `","photo_large":null,"photo_hash":"ab12",
+"photos":[],"image_url":"https://muffins.example.com/blueberry.jpg","created":"2023-02-01 09:00:00","hash":"cd34","scale":null,"on_favorites":false,"in_trash":false}`
+	return Zip(File{Name: "Blueberry Muffins.paprikarecipe", Data: gz(doc), Store: true})
+}
+
+func nextcloudFiltered() []byte {
+	pannaCotta := `{"@context":"http://schema.org","@type":"Recipe","id":"9012","name":"Panna Cotta","description":"","url":"","image":"",
+"imageUrl":"/apps/cookbook/webapp/recipes/9012/image?size=full","imagePlaceholderUrl":"/apps/cookbook/assets/recipe-placeholder.png",
+"prepTime":"PT0H20M0S","cookTime":null,"totalTime":"PT4H20M0S","recipeCategory":"Dessert","keywords":"","recipeYield":6,"tool":[],
+"recipeIngredient":["500 ml cream","60 g sugar","3 leaves gelatine"],
+"recipeInstructions":["Soak the gelatine in cold water.","Warm the cream with the sugar and dissolve the gelatine in it.","Pour into glasses and chill for 4 hours."],
+"nutrition":{"@type":"NutritionInformation"},"dateCreated":"2024-01-01T10:00:00+0000","dateModified":null,"printImage":true}`
+	gazpacho := `{"@context":"http://schema.org","@type":"Recipe","id":"9013","name":"Gazpacho","url":"https://soup.example.net/gazpacho",
+"recipeYield":null,"recipeCategory":"Soup","keywords":"cold,summer","tool":"Blender",
+"recipeIngredient":["1 kg tomatoes","1 cucumber","1 clove garlic"],
+"recipeInstructions":[{"@type":"HowToSection","name":"Soup","itemListElement":[{"@type":"HowToStep","text":"Blend everything smooth."},{"@type":"HowToStep","text":"Chill for an hour."}]},
+ {"@type":"HowToSection","name":"To serve","itemListElement":[{"@type":"HowToStep","text":"Top with croutons."}]}],
+"dateCreated":"2021-07-01 12:00:00"}`
+	return Zip(
+		File{Name: "Recipes/Panna Cotta/recipe.json", Data: []byte(pannaCotta)},
+		File{Name: "Recipes/Panna Cotta/full.jpg", Data: JPEG(36), Store: true},
+		File{Name: "Recipes/Panna Cotta/thumb.jpg", Data: PNG(36), Store: true},
+		File{Name: "Recipes/Panna Cotta/thumb16.jpg", Data: PNG(37), Store: true},
+		File{Name: "Recipes/Gazpacho/recipe.json", Data: []byte(gazpacho)},
+	)
+}
+
+// utf16LE writes s in UTF-16, little-endian, after a byte order mark.
+func utf16LE(s string) []byte {
+	out := []byte{0xFF, 0xFE}
+	for _, u := range utf16.Encode([]rune(s)) {
+		out = binary.LittleEndian.AppendUint16(out, u)
+	}
+	return out
+}
+
+func schemaUTF16() []byte {
+	return utf16LE(`{
+    "@context":  "https://schema.org",
+    "@type":  "Recipe",
+    "name":  "Crêpes Suzette",
+    "recipeYield":  "4",
+    "prepTime":  "PT10M",
+    "cookTime":  "PT20M",
+    "recipeIngredient":  [
+                             "125 g flour",
+                             "2 eggs",
+                             "250 ml milk",
+                             "2 oranges"
+                         ],
+    "recipeInstructions":  "Whisk the batter and rest it.\r\nFry the crêpes.\r\nWarm them in the orange juice."
+}`)
+}
+
+func schemaItemList() []byte {
+	return []byte(`{"@context":"https://schema.org","@type":"ItemList","itemListElement":[
+{"@type":"ListItem","position":1,"item":{"@type":"Recipe","name":"Guacamole","recipeYield":"4 servings","prepTime":"PT10M","recipeCategory":"Dip",
+ "recipeIngredient":["2 avocados","1 lime","1 small onion"],"recipeInstructions":[{"@type":"HowToStep","text":"Mash the avocados with the lime juice."},{"@type":"HowToStep","text":"Stir in the chopped onion."}],
+ "url":"https://dips.example.com/#guacamole"}},
+{"@type":"ListItem","position":2,"item":{"@type":"Recipe","name":"Salsa","recipeYield":"6","recipeIngredient":["4 tomatoes","1 chilli"],
+ "recipeInstructions":[{"@type":"HowToStep","text":"Chop everything finely and mix."}],"url":"https://dips.example.com/#salsa"}}]}`)
+}
+
+func schemaHowToTips() []byte {
+	return []byte(`{"@context":"https://schema.org","@type":"Recipe","name":"Roast Chicken","recipeYield":6,"totalTime":"PT1H45M",
+"image":{"@type":"ImageObject","contentUrl":"https://roast.example.org/chicken.jpg","width":1200,"height":800},
+"ingredients":["1 chicken (1.8 kg)","1 lemon","4 tbsp butter"],
+"recipeInstructions":[
+ {"@type":"HowToSection","name":"Prepare","itemListElement":["Heat the oven to 200 °C.","Stuff the lemon into the chicken."]},
+ {"@type":"HowToSection","name":"Roast","itemListElement":[
+   {"@type":"HowToStep","itemListElement":[{"@type":"HowToDirection","text":"Rub the skin with the butter."},{"@type":"HowToTip","text":"Dry the skin first for crispness."}]},
+   {"@type":"HowToStep","text":"Roast for 1 hour 30 minutes, then rest for 15 minutes."}]}]}`)
+}
