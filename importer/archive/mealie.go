@@ -361,8 +361,18 @@ func plainFractions(s string) string {
 	})
 }
 
+// mealieSteps reads Mealie's steps: Markdown (the page renders it), shown
+// under the step's summary when it has one (RecipePageInstructions.vue
+// writes the summary where it otherwise writes "Step n"), kept here as the
+// step's first words.
 func mealieSteps(items []any) []extract.Section {
-	return mealieSections(items, func(it map[string]any) string { return str(it, "text") })
+	return mealieSections(items, func(it map[string]any) string {
+		text := plainMarkdown(str(it, "text"))
+		if s := strings.TrimRight(str(it, "summary"), ":"); s != "" && text != "" && !strings.HasPrefix(text, s) {
+			return s + ": " + text
+		}
+		return text
+	})
 }
 
 // mealieSections reads Mealie's ingredient or step lists: plain strings,

@@ -270,14 +270,15 @@ func number(v any) (float64, bool) {
 }
 
 // Markdown's strong and emphasis markers around words ("**50 minutes**",
-// "__hot__", "*gently*") and its links, as Tandoor's steps are written.
+// "__hot__", "*gently*") and its links, as Tandoor's and Mealie's steps
+// are written.
 var (
 	markdownStrong = regexp.MustCompile(`(\*\*|__)([^*_\n]+?)(\*\*|__)`)
 	markdownEm     = regexp.MustCompile(`(?m)(^|[\s(])[*_]([^*_\s][^*_\n]*?)[*_]($|[\s.,;:!?)])`)
 	markdownLink   = regexp.MustCompile(`!?\[([^\]]*)\]\([^)\s]*\)`)
 )
 
-// plainMarkdown writes a Tandoor step's Markdown as the text it shows:
+// plainMarkdown writes a step's Markdown as the text it shows:
 // emphasis markers and link targets dropped (the recipe here is plain text).
 func plainMarkdown(s string) string {
 	s = markdownLink.ReplaceAllString(s, "$1")

@@ -262,6 +262,20 @@ var variantExpect = map[string]struct {
 		Categories:  []string{"Soup"}, Tags: []string{"cold", "summer"}, SourceURL: "https://soup.example.net/gazpacho",
 		Unmapped: []string{"tool"}, NotUnmapped: []string{"nutrition"},
 	}}},
+	"mealie/step summaries and markdown": {archive.FormatMealie, []expect{{
+		Title:       "Pizza Dough",
+		Ingredients: []string{"300 g strong flour", "200 ml water", "1 tsp salt"},
+		Steps: []string{"Mix: Stir the flour, water and salt to a shaggy dough.", "Knead for 10 minutes until smooth. Cover and leave to rise for 2 hours.",
+			"Shape: Divide in two and stretch each into a round (see the video)."},
+		Servings: 2, Prep: 20, Total: 140,
+	}}},
+	"paprika/crlf directions with headings": {archive.FormatPaprika, []expect{{
+		Title:       "Chicken Pie",
+		Ingredients: []string{"## Filling", "500 g chicken thighs", "2 leeks", "300 ml stock", "## Pastry", "1 sheet puff pastry", "1 egg, beaten"},
+		Steps:       []string{"## Filling", "Brown the chicken.", "Add the leeks and stock and simmer 30 minutes.", "## Pastry", "Cover with the pastry and brush with the egg.", "Bake at 200 °C for 30 minutes."},
+		Servings:    -1, Prep: 15, Cook: 75, Total: 90, DescriptionHas: "Family pie.",
+		NotUnmapped: []string{"rating", "photos", "difficulty", "nutritional_info", "source"},
+	}}},
 	"schema/utf-16 json": {archive.FormatSchemaOrg, []expect{{
 		Title:       "Crêpes Suzette",
 		Ingredients: []string{"125 g flour", "2 eggs", "250 ml milk", "2 oranges"},

@@ -16,6 +16,8 @@ func moreVariants() []Variant {
 		{"tandoor/recipesage json export", "Tandoor cookbook/integration/recipesage.py get_file_from_recipe: a JSON list of schema.org Recipes, prepTime and totalTime as bare minutes (\"20\"), recipeYield the servings, ingredient lines f'{float(amount)} {unit} {food}' with Python's None for a missing unit or food", tandoorRecipeSageJSON()},
 		{"paprika/photo_data and headings", "Paprika 3 .paprikarecipes as Tandoor cookbook/integration/paprika.py and Mealie services/migrations/paprika.py read it: photo_data base64 (not wrapped) beside image_url, photos [], servings \"Makes 12\", directions numbered paragraphs, ingredient groups as lines ending ':', notes, nutritional_info and difficulty as text", paprikaPhotoData()},
 		{"nextcloud/0.11 filtered recipe.json", "Nextcloud Cookbook lib/Helper/Filter/JSON/* and Output/EnsureNutritionPresentFilter.php: recipeYield null or an integer, tool [], nutrition {\"@type\":\"NutritionInformation\"} when empty, dateCreated with +0000, imageUrl and imagePlaceholderUrl; a recipe saved before FixInstructionsFilter keeps the site's HowToSection objects", nextcloudFiltered()},
+		{"mealie/step summaries and markdown", "Mealie v1.x recipe export: recipe_instructions with summary (RecipePageInstructions.vue shows it as the step's title in place of 'Step n') and Markdown text (rendered by SafeMarkdown), a step of two paragraphs; ingredients with quantity null, no food, the whole line in note", mealieStepSummaries()},
+		{"paprika/crlf directions with headings", "Paprika 3 on Windows: ingredients and directions with CRLF line ends, one step a line with no blank lines, group headings as lines ending ':' in both, servings '4-6 servings', times '1 hr 15 mins', categories empty", paprikaCRLF()},
 		{"schema/utf-16 json", "a JSON file written by Windows PowerShell 5.1 (Out-File and > write UTF-16LE with a BOM by default)", schemaUTF16()},
 		{"schema/itemlist of recipes", "Google Search's recipe carousel on one page (developers.google.com structured-data recipe, 'all-in-one page'): an ItemList of ListItem whose item is a full Recipe", schemaItemList()},
 		{"schema/howto steps with tips", "schema.org HowToStep with itemListElement of HowToDirection and HowToTip (schema.org/HowToStep examples), HowToSection holding plain strings, the superseded ingredients property, image an ImageObject with contentUrl, recipeYield a number", schemaHowToTips()},
@@ -190,4 +192,26 @@ func schemaHowToTips() []byte {
  {"@type":"HowToSection","name":"Roast","itemListElement":[
    {"@type":"HowToStep","itemListElement":[{"@type":"HowToDirection","text":"Rub the skin with the butter."},{"@type":"HowToTip","text":"Dry the skin first for crispness."}]},
    {"@type":"HowToStep","text":"Roast for 1 hour 30 minutes, then rest for 15 minutes."}]}]}`)
+}
+
+func mealieStepSummaries() []byte {
+	doc := `{"id":"8d3e4f50-6a7b-4c8d-9e0f-1a2b3c4d5e6f","name":"Pizza Dough","slug":"pizza-dough","recipe_yield":"2 pizzas","prep_time":"20 minutes",
+"total_time":"2 hours 20 minutes","description":"","recipe_category":[],"tags":[],"tools":[],"org_url":null,
+"recipe_ingredient":[{"quantity":null,"unit":null,"food":null,"note":"300 g strong flour","title":"","original_text":null,"reference_id":"a"},
+ {"quantity":null,"unit":null,"food":null,"note":"200 ml water","title":"","original_text":null,"reference_id":"b"},
+ {"quantity":null,"unit":null,"food":null,"note":"1 tsp salt","title":"","original_text":null,"reference_id":"c"}],
+"recipe_instructions":[{"id":"s1","title":"","summary":"Mix","text":"Stir the flour, water and salt to a **shaggy** dough.","ingredient_references":[]},
+ {"id":"s2","title":"","summary":"","text":"Knead for 10 minutes until smooth.\n\nCover and leave to rise for *2 hours*.","ingredient_references":[]},
+ {"id":"s3","title":"","summary":"Shape","text":"Divide in two and stretch each into a round ([see the video](https://pizza.example.com/video)).","ingredient_references":[]}],
+"settings":{"disable_amount":true},"notes":[],"assets":[],"extras":{},"nutrition":{}}`
+	return Zip(File{Name: "recipes/pizza-dough/pizza-dough.json", Data: []byte(doc)})
+}
+
+func paprikaCRLF() []byte {
+	doc := `{"uid":"7A2B","name":"Chicken Pie","description":"Family pie.",
+"ingredients":"Filling:\r\n500 g chicken thighs\r\n2 leeks\r\n300 ml stock\r\nPastry:\r\n1 sheet puff pastry\r\n1 egg, beaten",
+"directions":"Filling:\r\nBrown the chicken.\r\nAdd the leeks and stock and simmer 30 minutes.\r\nPastry:\r\nCover with the pastry and brush with the egg.\r\nBake at 200 °C for 30 minutes.",
+"notes":"","servings":"4-6 servings","prep_time":"15 mins","cook_time":"1 hr 15 mins","total_time":"","source":"","source_url":"","categories":[],
+"rating":0,"difficulty":"","nutritional_info":"","photo":null,"photo_data":null,"photo_large":null,"photos":[],"image_url":"","on_favorites":false,"in_trash":false}`
+	return Zip(File{Name: "Chicken Pie.paprikarecipe", Data: gz(doc), Store: true})
 }
