@@ -276,6 +276,19 @@ var variantExpect = map[string]struct {
 		Servings:    -1, Prep: 15, Cook: 75, Total: 90, DescriptionHas: "Family pie.",
 		NotUnmapped: []string{"rating", "photos", "difficulty", "nutritional_info", "source"},
 	}}},
+	"nextcloud/markdown steps": {archive.FormatNextcloud, []expect{{
+		Title:       "Chocolate Mousse",
+		Ingredients: []string{"200 g dark chocolate", "4 eggs", "2 tbsp sugar"},
+		Steps: []string{"Melt the chocolate gently over hot water.", "Whisk the whites with the sugar to soft peaks and fold them into the chocolate and yolks (how to fold).",
+			"Chill for at least 3 hours."},
+		Servings: 4, Prep: 20, Total: 20, Categories: []string{"Dessert"}, Image: archivetest.JPEG(38), NotUnmapped: []string{"nutrition", "tool"},
+	}}},
+	"tandoor/1.0 text steps with lists": {archive.FormatTandoor, []expect{{
+		Title:       "Potato Salad",
+		Ingredients: []string{"1 kg potato", "chives", "## Dressing", "4 tbsp oil", "2 tbsp vinegar", "1 tsp mustard"},
+		Steps:       []string{"Boil the potatoes for 20 minutes.", "Peel and slice them while warm.", "## Dressing", "Whisk the oil, vinegar and mustard.", "Pour over the potatoes and scatter the chives."},
+		Servings:    4, Prep: 25, Total: 25, Tags: []string{"salad"}, Unmapped: []string{"step time"},
+	}}},
 	"schema/utf-16 json": {archive.FormatSchemaOrg, []expect{{
 		Title:       "Crêpes Suzette",
 		Ingredients: []string{"125 g flour", "2 eggs", "250 ml milk", "2 oranges"},

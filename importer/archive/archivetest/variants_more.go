@@ -18,6 +18,8 @@ func moreVariants() []Variant {
 		{"nextcloud/0.11 filtered recipe.json", "Nextcloud Cookbook lib/Helper/Filter/JSON/* and Output/EnsureNutritionPresentFilter.php: recipeYield null or an integer, tool [], nutrition {\"@type\":\"NutritionInformation\"} when empty, dateCreated with +0000, imageUrl and imagePlaceholderUrl; a recipe saved before FixInstructionsFilter keeps the site's HowToSection objects", nextcloudFiltered()},
 		{"mealie/step summaries and markdown", "Mealie v1.x recipe export: recipe_instructions with summary (RecipePageInstructions.vue shows it as the step's title in place of 'Step n') and Markdown text (rendered by SafeMarkdown), a step of two paragraphs; ingredients with quantity null, no food, the whole line in note", mealieStepSummaries()},
 		{"paprika/crlf directions with headings", "Paprika 3 on Windows: ingredients and directions with CRLF line ends, one step a line with no blank lines, group headings as lines ending ':' in both, servings '4-6 servings', times '1 hr 15 mins', categories empty", paprikaCRLF()},
+		{"nextcloud/markdown steps", "Nextcloud Cookbook src/components/RecipeView/RecipeInstruction.vue and RecipeIngredient.vue render each instruction and ingredient as Markdown (VueShowdown): emphasis and links in the text, a step of two lines (white-space: pre-line)", nextcloudMarkdown()},
+		{"tandoor/1.0 text steps with lists", "Tandoor 1.0 serializer.py StepExportSerializer with type (\"TEXT\"), KeywordExportSerializer with icon null, no source_url; instructions as Markdown lists (numbered and '-' bullets, rendered by template_helper.py's markdown), an ingredient with amount 0 and no unit", tandoorTextSteps()},
 		{"schema/utf-16 json", "a JSON file written by Windows PowerShell 5.1 (Out-File and > write UTF-16LE with a BOM by default)", schemaUTF16()},
 		{"schema/itemlist of recipes", "Google Search's recipe carousel on one page (developers.google.com structured-data recipe, 'all-in-one page'): an ItemList of ListItem whose item is a full Recipe", schemaItemList()},
 		{"schema/howto steps with tips", "schema.org HowToStep with itemListElement of HowToDirection and HowToTip (schema.org/HowToStep examples), HowToSection holding plain strings, the superseded ingredients property, image an ImageObject with contentUrl, recipeYield a number", schemaHowToTips()},
@@ -214,4 +216,31 @@ func paprikaCRLF() []byte {
 "notes":"","servings":"4-6 servings","prep_time":"15 mins","cook_time":"1 hr 15 mins","total_time":"","source":"","source_url":"","categories":[],
 "rating":0,"difficulty":"","nutritional_info":"","photo":null,"photo_data":null,"photo_large":null,"photos":[],"image_url":"","on_favorites":false,"in_trash":false}`
 	return Zip(File{Name: "Chicken Pie.paprikarecipe", Data: gz(doc), Store: true})
+}
+
+func nextcloudMarkdown() []byte {
+	doc := `{"@context":"http://schema.org","@type":"Recipe","id":"9020","name":"Chocolate Mousse","description":"","url":"","image":"",
+"prepTime":"PT0H20M0S","cookTime":null,"totalTime":null,"recipeCategory":"Dessert","keywords":"","recipeYield":4,"tool":[],
+"recipeIngredient":["200 g *dark* chocolate","4 eggs","2 tbsp sugar"],
+"recipeInstructions":["Melt the chocolate **gently** over hot water.","Whisk the whites with the sugar to soft peaks\nand fold them into the chocolate and yolks ([how to fold](https://mousse.example.com/fold)).","Chill for __at least 3 hours__."],
+"nutrition":{"@type":"NutritionInformation"},"dateCreated":"2025-02-01T08:00:00+0000"}`
+	return Zip(
+		File{Name: "Recipes/Chocolate Mousse/recipe.json", Data: []byte(doc)},
+		File{Name: "Recipes/Chocolate Mousse/full.jpg", Data: JPEG(38), Store: true},
+	)
+}
+
+func tandoorTextSteps() []byte {
+	doc := `{"name":"Potato Salad","description":"","keywords":[{"name":"salad","icon":null,"description":"","created_at":"2021-09-01T10:00:00+02:00","updated_at":"2021-09-01T10:00:00+02:00"}],
+"steps":[{"name":"","type":"TEXT","instruction":"1. Boil the potatoes for 20 minutes.\n2. Peel and slice them while warm.","ingredients":[
+   {"food":{"name":"potato","plural_name":null,"ignore_shopping":false,"supermarket_category":null},"unit":{"name":"kg","description":null},"amount":1.0,"note":"","order":0,"is_header":false,"no_amount":false},
+   {"food":{"name":"chives","plural_name":null,"ignore_shopping":false,"supermarket_category":null},"unit":null,"amount":0,"note":"","order":1,"is_header":false,"no_amount":false}],
+  "time":20,"order":0,"show_as_header":false},
+ {"name":"Dressing","type":"TEXT","instruction":"- Whisk the oil, vinegar and mustard.\n- Pour over the potatoes and scatter the chives.","ingredients":[
+   {"food":{"name":"oil","plural_name":null},"unit":{"name":"tbsp","description":null},"amount":4.0,"note":"","order":0,"is_header":false,"no_amount":false},
+   {"food":{"name":"vinegar","plural_name":null},"unit":{"name":"tbsp","description":null},"amount":2.0,"note":"","order":1,"is_header":false,"no_amount":false},
+   {"food":{"name":"mustard","plural_name":null},"unit":{"name":"tsp","description":null},"amount":1.0,"note":"","order":2,"is_header":false,"no_amount":false}],
+  "time":0,"order":1,"show_as_header":true}],
+"working_time":25,"waiting_time":0,"internal":true,"nutrition":null,"servings":4,"servings_text":""}`
+	return Zip(File{Name: "12.zip", Data: Zip(File{Name: "recipe.json", Data: []byte(doc)})})
 }
