@@ -3,8 +3,10 @@ package archive
 import (
 	"archive/zip"
 	"fmt"
+	"math"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -293,8 +295,8 @@ func (l mealieLines) text(it map[string]any) string {
 	q, _ := number(it["quantity"])
 	var parts []string
 	if q > 0 {
-		parts = append(parts, trimFloat(q))
-		if u := pluralName(unit, q > 1); u != "" {
+		parts = append(parts, mealieQuantity(q, unit))
+		if u := unitName(unit, q > 1); u != "" {
 			parts = append(parts, u)
 		}
 	}
@@ -332,6 +334,63 @@ func (l mealieLines) row(nested any, byID map[string]map[string]any, id any) map
 		return byID[normID(s)]
 	}
 	return nil
+}
+
+// unitName is the unit as Mealie writes it: its abbreviation when the unit
+// says to use it, else its name (plural forms for amounts above one).
+func unitName(u map[string]any, plural bool) string {
+	if use, _ := firstOf(u, "useAbbreviation", "use_abbreviation").(bool); use {
+		if plural {
+			if a := str(u, "pluralAbbreviation", "plural_abbreviation"); a != "" {
+				return a
+			}
+		}
+		if a := str(u, "abbreviation"); a != "" {
+			return a
+		}
+	}
+	return pluralName(u, plural)
+}
+
+// mealieQuantity writes a quantity as Mealie shows it: as a fraction
+// ("1 1/2", denominators up to 10) unless the unit turns fractions off
+// (its "fraction" setting, on by default and for lines without a unit);
+// else as a decimal.
+func mealieQuantity(q float64, unit map[string]any) string {
+	if f, ok := firstOf(unit, "fraction").(bool); ok && !f {
+		return trimFloat(q)
+	}
+	whole, num, den := nearestFraction(q, 10)
+	switch {
+	case num == 0 && whole == 0:
+		return trimFloat(q) // too small for a fraction: the amount is kept
+	case num == 0:
+		return strconv.Itoa(whole)
+	case whole == 0:
+		return fmt.Sprintf("%d/%d", num, den)
+	}
+	return fmt.Sprintf("%d %d/%d", whole, num, den)
+}
+
+// nearestFraction is the mixed fraction nearest x whose denominator is at
+// most maxDen (the smaller denominator on a tie).
+func nearestFraction(x float64, maxDen int) (whole, num, den int) {
+	whole = int(math.Floor(x))
+	rest := x - float64(whole)
+	best, num, den := rest, 0, 1
+	for d := 2; d <= maxDen; d++ {
+		n := int(math.Round(rest * float64(d)))
+		if diff := math.Abs(rest - float64(n)/float64(d)); diff < best-1e-9 {
+			best, num, den = diff, n, d
+		}
+	}
+	if 1-rest < best-1e-9 { // nearer the next whole number
+		return whole + 1, 0, 1
+	}
+	if num == den {
+		return whole + 1, 0, 1
+	}
+	return whole, num, den
 }
 
 func pluralName(o map[string]any, plural bool) string {

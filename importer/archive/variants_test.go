@@ -77,7 +77,7 @@ var variantExpect = map[string]struct {
 		Title: "Dal", Ingredients: []string{"250 g yellow lentils", "1 tsp turmeric"}, Steps: []string{"Simmer the lentils with the turmeric until soft."},
 		Servings: 4, Total: 40,
 	}, {
-		Title: "Oat Bars", Ingredients: []string{"## Base", "2 cups oats", "0.5 cup butter softened", "salt a pinch"}, Steps: []string{"Press into a tin and bake 25 minutes."},
+		Title: "Oat Bars", Ingredients: []string{"## Base", "2 cups oats", "1/2 cup butter softened", "salt a pinch"}, Steps: []string{"Press into a tin and bake 25 minutes."},
 		Servings: 12,
 	}}},
 	"tandoor/export pk zips": {archive.FormatTandoor, []expect{{
@@ -288,6 +288,12 @@ var variantExpect = map[string]struct {
 		Ingredients: []string{"1 kg potato", "chives", "## Dressing", "4 tbsp oil", "2 tbsp vinegar", "1 tsp mustard"},
 		Steps:       []string{"Boil the potatoes for 20 minutes.", "Peel and slice them while warm.", "## Dressing", "Whisk the oil, vinegar and mustard.", "Pour over the potatoes and scatter the chives."},
 		Servings:    4, Prep: 25, Total: 25, Tags: []string{"salad"}, Unmapped: []string{"step time"},
+	}}},
+	"mealie/backup abbreviations and fractions": {archive.FormatMealieBackup, []expect{{
+		Title:       "Pancake Stack",
+		Ingredients: []string{"1 1/2 cups flour", "1/3 tsp salt", "2 tbsp sugar", "1 tbsp butter melted", "0.25 l milk", "2 eggs"},
+		Steps:       []string{"Whisk everything together and fry in a hot pan."},
+		Servings:    4, Total: 20,
 	}}},
 	"schema/utf-16 json": {archive.FormatSchemaOrg, []expect{{
 		Title:       "Crêpes Suzette",

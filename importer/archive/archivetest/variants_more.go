@@ -20,6 +20,7 @@ func moreVariants() []Variant {
 		{"paprika/crlf directions with headings", "Paprika 3 on Windows: ingredients and directions with CRLF line ends, one step a line with no blank lines, group headings as lines ending ':' in both, servings '4-6 servings', times '1 hr 15 mins', categories empty", paprikaCRLF()},
 		{"nextcloud/markdown steps", "Nextcloud Cookbook src/components/RecipeView/RecipeInstruction.vue and RecipeIngredient.vue render each instruction and ingredient as Markdown (VueShowdown): emphasis and links in the text, a step of two lines (white-space: pre-line)", nextcloudMarkdown()},
 		{"tandoor/1.0 text steps with lists", "Tandoor 1.0 serializer.py StepExportSerializer with type (\"TEXT\"), KeywordExportSerializer with icon null, no source_url; instructions as Markdown lists (numbered and '-' bullets, rendered by template_helper.py's markdown), an ingredient with amount 0 and no unit", tandoorTextSteps()},
+		{"mealie/backup abbreviations and fractions", "Mealie v1.x/v2.x database.json ingredient_units with use_abbreviation, abbreviation, plural_abbreviation and fraction; lines written by frontend/composables/recipes/use-recipe-ingredients.ts (abbreviation when use_abbreviation, plural above one, fractions with denominators up to 10 unless the unit's fraction is off) and use-fraction.ts", mealieBackupFractions()},
 		{"schema/utf-16 json", "a JSON file written by Windows PowerShell 5.1 (Out-File and > write UTF-16LE with a BOM by default)", schemaUTF16()},
 		{"schema/itemlist of recipes", "Google Search's recipe carousel on one page (developers.google.com structured-data recipe, 'all-in-one page'): an ItemList of ListItem whose item is a full Recipe", schemaItemList()},
 		{"schema/howto steps with tips", "schema.org HowToStep with itemListElement of HowToDirection and HowToTip (schema.org/HowToStep examples), HowToSection holding plain strings, the superseded ingredients property, image an ImageObject with contentUrl, recipeYield a number", schemaHowToTips()},
@@ -243,4 +244,26 @@ func tandoorTextSteps() []byte {
   "time":0,"order":1,"show_as_header":true}],
 "working_time":25,"waiting_time":0,"internal":true,"nutrition":null,"servings":4,"servings_text":""}`
 	return Zip(File{Name: "12.zip", Data: Zip(File{Name: "recipe.json", Data: []byte(doc)})})
+}
+
+func mealieBackupFractions() []byte {
+	const id = "5f0e1d2c-3b4a-4958-8776-655443322110"
+	db := `{"alembic_version":[{"version_num":"feecc8ffb956"}],
+"recipes":[{"id":"` + id + `","slug":"pancake-stack","name":"Pancake Stack","recipe_yield":"4 servings","recipe_servings":4.0,"recipe_yield_quantity":0.0,"total_time":"20 minutes"}],
+"recipe_settings":[{"id":1,"recipe_id":"` + id + `","disable_amount":false}],
+"recipes_ingredients":[
+ {"id":1,"position":0,"recipe_id":"` + id + `","title":"","note":"","unit_id":"cup","food_id":"flour","quantity":1.5,"original_text":null},
+ {"id":2,"position":1,"recipe_id":"` + id + `","title":"","note":"","unit_id":"tsp","food_id":"salt","quantity":0.333,"original_text":null},
+ {"id":3,"position":2,"recipe_id":"` + id + `","title":"","note":"","unit_id":"tbsp","food_id":"sugar","quantity":2.0,"original_text":null},
+ {"id":4,"position":3,"recipe_id":"` + id + `","title":"","note":"melted","unit_id":"tbsp","food_id":"butter","quantity":1.0,"original_text":null},
+ {"id":5,"position":4,"recipe_id":"` + id + `","title":"","note":"","unit_id":"l","food_id":"milk","quantity":0.25,"original_text":null},
+ {"id":6,"position":5,"recipe_id":"` + id + `","title":"","note":"","unit_id":null,"food_id":"egg","quantity":2.0,"original_text":null}],
+"recipe_instructions":[{"id":"a","position":0,"recipe_id":"` + id + `","title":"","summary":"","text":"Whisk everything together and fry in a hot pan."}],
+"ingredient_units":[{"id":"cup","name":"cup","plural_name":"cups","abbreviation":"c","plural_abbreviation":"","use_abbreviation":false,"fraction":true},
+ {"id":"tsp","name":"teaspoon","plural_name":"teaspoons","abbreviation":"tsp","plural_abbreviation":"tsp","use_abbreviation":true,"fraction":true},
+ {"id":"tbsp","name":"tablespoon","plural_name":"tablespoons","abbreviation":"tbsp","plural_abbreviation":"tbsp","use_abbreviation":true,"fraction":true},
+ {"id":"l","name":"liter","plural_name":"liters","abbreviation":"l","plural_abbreviation":"","use_abbreviation":true,"fraction":false}],
+"ingredient_foods":[{"id":"flour","name":"flour","plural_name":null},{"id":"salt","name":"salt","plural_name":null},{"id":"sugar","name":"sugar","plural_name":null},
+ {"id":"butter","name":"butter","plural_name":null},{"id":"milk","name":"milk","plural_name":null},{"id":"egg","name":"egg","plural_name":"eggs"}]}`
+	return Zip(File{Name: "database.json", Data: []byte(db)}, File{Name: "data/.PLACEHOLDER", Data: nil})
 }
