@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -170,12 +171,24 @@ func FuzzReadAmounts(f *testing.F) {
 		"1 (", "((((1", "1-", "1 - - 2", "1/0", "0/0 cups", "1 or", "1 to 2 to 3", "2 ½ - 3 ¼", "1,5 %", "1:1:1",
 		"$1.99", "1 1/2-inch (4 cm) piece", "1 jar (8 ounce size)", "4 steaks, about 4-5 oz each", "For 6-8:",
 		strings.Repeat("1 (", 200), strings.Repeat("2 x ", 100), "99999999999999999999999999999999999999999 cups",
+		"1 No. 2 can", "2 #10 cans", "4 fette di circa 200 g l'una", "in vier porties van 150 g", "1 avocado",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		start := time.Now()
 		checkAmounts(t, line)
+		// The recipe's language changes at most which words are counted nouns.
+		alone, inDutch := Describe(line), DescribeRecipe([]string{"2 el olijfolie", line})[1]
+		if len(alone.Amounts) != len(inDutch.Amounts) || inDutch.Text != line {
+			t.Fatalf("%q: %+v alone, %+v in a Dutch recipe", line, alone, inDutch)
+		}
+		for i, a := range inDutch.Amounts {
+			a.Noun = alone.Amounts[i].Noun
+			if !reflect.DeepEqual(a, alone.Amounts[i]) {
+				t.Fatalf("%q: amount %+v alone, %+v in a Dutch recipe", line, alone.Amounts[i], inDutch.Amounts[i])
+			}
+		}
 		// Not a performance assertion: a line that takes this long has hit a blow-up, not a slow machine.
 		if d := time.Since(start); d > 5*time.Second {
 			t.Fatalf("%d bytes took %v", len(line), d)
