@@ -763,11 +763,11 @@ func (r *reader) perItem(a *amount, i int) Reason {
 		k++
 	}
 	// A rate in the same clause: "1 teaspoon per kilo", "1 tsp salt per kilo of meat".
-	for n := k; n < len(p.toks) && n < k+4; n++ {
+	for n := k; n < len(p.toks) && n < k+6; n++ {
 		if p.toks[n].kind != tWord {
 			break
 		}
-		if p.isWord(n, "per", "pro", "je", "par") && r.rateOf(n+1) ||
+		if p.isWord(n, "per", "pro", "je", "par", "por", "na") && r.rateOf(n) ||
 			p.isWord(n, "for", "a", "an") && p.isWord(n+1, "each", "every") {
 			return ReasonRate
 		}
@@ -831,17 +831,18 @@ func (r *reader) afterCanGrade(k int) int {
 	return k
 }
 
-// rateOf reports whether the word at token k says what a rate is per: "per kilo", "pro Person",
-// "par personne"; in English any word but an article ("1 tbsp per glass"). In Italian and Dutch
-// "per" is also "for" ("lievito per dolci", "per la salsa"), so in other languages it makes a rate
-// only before a measure or a serving.
-func (r *reader) rateOf(k int) bool {
+// rateOf reports whether the word after the rate word at token per says what a rate is per: "per
+// kilo", "pro Person", "par litre", "por persona", "na osobę"; in English any word but an article
+// ("1 tbsp per glass"). In Italian and Dutch "per" is also "for" ("lievito per dolci", "per la
+// salsa"), and Spanish "por" and Polish "na" have other senses, so elsewhere they make a rate only
+// before a measure or a serving.
+func (r *reader) rateOf(per int) bool {
 	p := &r.p
-	t := p.tok(k)
+	t := p.tok(per + 1)
 	if t == nil || t.kind != tWord || articles[t.low] {
 		return false
 	}
-	return r.english() || lookupUnit(t.text, false) != "" || servingWords[t.low] || isMeasureWord(t.low)
+	return r.english() && !p.isWord(per, "por", "na") || lookupUnit(t.text, false) != "" || servingWords[t.low] || isMeasureWord(t.low)
 }
 
 // ofBefore returns the index of the "of" word that introduces the amount at token i, maybe with
@@ -1044,6 +1045,7 @@ var yieldWords = setOf("for", "serves", "makes", "feeds", "yields", "yield", "f�
 
 var servingWords = setOf("servings", "serving", "people", "persons", "person", "portions", "portion", "personnes",
 	"personne", "personen", "persoon", "persone", "persona", "personas", "pessoa", "pessoas", "porciones",
+	"comensal", "comensales", "osobę", "osoby", "osobu",
 	"cocktails", "drinks")
 
 // cutWords name the pieces of a cut, whose size is never an amount ("1-inch cubes").
