@@ -9,8 +9,8 @@ package ingredient
 // prepositions, the words for juice, zest and ripe, the pieces a food is cut into, and common
 // describing words. They are folded as the line's words are (lower case, no accents, "blokjes" →
 // "blokje"). Measures come from each language's measure list in data/roles.txt. Words that English
-// lines use too ("as", "no", "do", "i", "per", "non", "mature", "med" for medium, "store", "petite") are left out:
-// they tell nothing.
+// lines use too ("as", "no", "do", "i", "per", "non", "mature", "med" for medium, "store", "petite",
+// the "fraîche" of crème fraîche) are left out: they tell nothing.
 var lineWords = map[string][]string{
 	"en": {"the", "of", "and", "or", "with", "for", "plus", "about", "into", "to", "taste", "each",
 		"juice", "zest", "ripe", "fresh", "large", "small", "medium", "whole", "optional",
@@ -21,7 +21,7 @@ var lineWords = map[string][]string{
 		"gehackt", "gewürfelt", "geschält", "halbiert", "geviertelt", "unbehandelt",
 		"würfel", "scheiben", "streifen", "stücke", "ringe", "spalten"},
 	"fr": {"de", "du", "des", "d", "la", "le", "les", "et", "ou", "avec", "pour",
-		"jus", "zeste", "mûr", "mûre", "traité", "traitée", "sanguine", "frais", "fraîche", "gros", "grosse",
+		"jus", "zeste", "mûr", "mûre", "traité", "traitée", "sanguine", "frais", "gros", "grosse",
 		"haché", "hachée", "coupé", "coupée", "pelé", "pelée", "moyen", "moyenne", "entier", "entière",
 		"tranches", "lamelles", "rondelles", "morceaux", "quartiers"},
 	"es": {"de", "del", "la", "el", "los", "las", "y", "con", "para", "gusto",
