@@ -249,7 +249,7 @@ func fetchArchive(ctx context.Context, store filestore.Store, info Info, tempDir
 	if err := os.MkdirAll(tempDir, 0o700); err != nil {
 		return "", nil, fmt.Errorf("restore: scratch directory: %w", err)
 	}
-	f, err := os.CreateTemp(tempDir, "restore-*.zip")
+	f, err := os.CreateTemp(tempDir, restoreScratchPrefix+"*"+scratchSuffix)
 	if err != nil {
 		return "", nil, fmt.Errorf("restore: %w", err)
 	}

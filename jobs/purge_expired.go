@@ -7,6 +7,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"larder/backup"
 	"larder/config"
 	"larder/filestore"
 	"larder/repo"
@@ -56,13 +57,18 @@ func (w *PurgeExpiredWorker) Work(ctx context.Context, job *river.Job[PurgeExpir
 
 // leftoverAge is how old an unfinished write must be before it counts as
 // a leftover: the longest a write may legitimately take. Backups and
-// restores have the longest time limit of the kinds that write files, and
-// no attempt outlives its limit.
-const leftoverAge = backupTimeLimit
+// restores have the longest time limit of the kinds that write files, no
+// attempt outlives its limit, and the API's adoption of an uploaded backup
+// is bounded by the same (backup.TimeLimit).
+const leftoverAge = backup.TimeLimit
 
 // removeLeftovers removes from the stores of uploaded files (every
 // generation) and of backups what a writer killed mid-write left behind
-// (filestore.LeftoverRemover) more than leftoverAge ago, by Deps.Clock.
+// (filestore.LeftoverRemover), and from this process's scratch directory
+// the archives a killed upload or restore left there
+// (backup.RemoveScratchLeftovers), once more than leftoverAge old by
+// Deps.Clock. (Each API process cleans its own scratch directory at start,
+// see cmd/api; a worker's may be another machine's disk.)
 func (d *Deps) removeLeftovers(ctx context.Context) (int, error) {
 	stores := d.stores()
 	before := d.now().Add(-leftoverAge)
@@ -77,6 +83,11 @@ func (d *Deps) removeLeftovers(ctx context.Context) (int, error) {
 		if err != nil {
 			return removed, fmt.Errorf("purge leftovers of unfinished writes: %w", err)
 		}
+	}
+	n, err := backup.RemoveScratchLeftovers(stores.Scratch, before)
+	removed += n
+	if err != nil {
+		return removed, fmt.Errorf("purge leftovers of unfinished writes: %w", err)
 	}
 	if removed > 0 {
 		d.Logger.InfoContext(ctx, "removed leftovers of unfinished writes", "count", removed, "older_than", leftoverAge)
