@@ -15,7 +15,9 @@ import (
 
 // PurgeExpiredArgs deletes expired tokens and old job records, so tables that
 // grow with every sign-in do not grow forever, and what writes that never
-// finished left in the file stores (see removeLeftovers).
+// finished left in the file stores (see removeLeftovers); and it records
+// restores whose worker went away as interrupted
+// (repo.EndAbandonedRestores), so their records end and expire too.
 type PurgeExpiredArgs struct{}
 
 // Kind is the stable job kind.
@@ -48,11 +50,16 @@ func (w *PurgeExpiredWorker) Work(ctx context.Context, job *river.Job[PurgeExpir
 	if err != nil {
 		return w.deps.recorder().finish(ctx, job.JobRow, nil, fmt.Errorf("purge expired: %w", err))
 	}
+	// Restores whose worker went away get the end they will never record.
+	ended, err := repo.EndAbandonedRestores(ctx, w.deps.DB)
+	if err != nil {
+		return w.deps.recorder().finish(ctx, job.JobRow, nil, err)
+	}
 	left, err := w.deps.removeLeftovers(ctx)
 	if err != nil {
 		return w.deps.recorder().finish(ctx, job.JobRow, nil, err)
 	}
-	return w.deps.recorder().finish(ctx, job.JobRow, map[string]int64{"deleted": n, "leftovers_removed": int64(left)}, nil)
+	return w.deps.recorder().finish(ctx, job.JobRow, map[string]int64{"deleted": n, "leftovers_removed": int64(left), "restores_ended": ended}, nil)
 }
 
 // leftoverAge is how old an unfinished write must be before it counts as
