@@ -77,14 +77,14 @@ func init() {
 	if err != nil {
 		panic(err)
 	}
-	if err := loadForms(string(b)); err != nil {
+	if err := loadFormsInto(forms, string(b)); err != nil {
 		panic(err)
 	}
 }
 
-// loadForms reads data/forms.txt in two passes: the irregular forms first, since stemming the words
-// of the other lines reads them.
-func loadForms(text string) error {
+// loadFormsInto reads the lines of data/forms.txt into a map by language, in two passes: the
+// irregular forms first, then the other lines.
+func loadFormsInto(forms map[string]*foodForms, text string) error {
 	type entry struct {
 		lang, class, words string
 		n                  int

@@ -644,10 +644,16 @@ func dutchStem(w string) string {
 		}
 	}
 	for _, d := range []string{"tjes", "tje", "pjes", "pje", "jes", "je"} {
-		if n := len(w) - len(d); strings.HasSuffix(w, d) && n >= 3 {
-			w = w[:n]
-			break
+		n := len(w) - len(d)
+		if !strings.HasSuffix(w, d) || n < 2 {
+			continue
 		}
+		if d[0] == 't' && n >= 2 && w[n-1] == w[n-2] && isVowel(w[n-1]) {
+			// "tomaatje" is tomaat + je, "uitje" ui + tje: a doubled vowel is not where a word ends.
+			continue
+		}
+		w = w[:n]
+		break
 	}
 	for _, e := range []string{"eren", "en", "es", "s", "e"} {
 		// "bonen" → "bon", but "olie" keeps its e: a stem of three letters only before -en.
