@@ -291,6 +291,7 @@ type mentionRole struct {
 	serve   bool   // under a serving or garnishing verb
 	prep    bool   // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
 	cut     bool   // under a prep verb (chop, peel, rinse): worked on apart, not combined with anything
+	move    bool   // the object of a move verb (let it soak, cover, rest): handled, not put in the dish
 	cook    bool   // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool   // water named as a bath or boiling medium
 	applied bool   // the food is put on a surface or into water: "a floured surface", "oil the grate"
@@ -325,7 +326,7 @@ type dishState struct {
 // mark records how a mention that links ing worked on it.
 func (st *dishState) mark(ing int, r mentionRole) {
 	// Greasing the tin or flouring the board puts none of the line in the dish.
-	st.prepOnly[ing] = st.prepOnly[ing] && (r.prep || r.applied)
+	st.prepOnly[ing] = st.prepOnly[ing] && (r.prep || r.applied || r.move)
 	st.cutOnly[ing] = st.cutOnly[ing] && r.cut
 }
 
@@ -393,6 +394,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		v.broughtBack(h.pos, h.end) || r.applied
 	r.prep = hasVerb && (verb == classPrep || verb == classCook)
 	r.cut = hasVerb && verb == classPrep && !v.joinedLater(h.end)
+	r.move = object && verb == classMove
 	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")
 	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
 	// "Remoja el pan en un poco de agua": water a food is soaked or dipped in is a bath.

@@ -189,5 +189,6 @@ func pronounRole(v stepView, p pronoun, hitEnd []int) mentionRole {
 	r.prep = c == classPrep || c == classCook
 	r.cut = c == classPrep && !v.joinedLater(p.pos+1)
 	r.cook = c == classCook
+	r.move = c == classMove
 	return r
 }
