@@ -702,8 +702,9 @@ func splitElisions(text string) string {
 // ("Butter zum Dünsten", "Pfeffer aus der Mühle") and trailing letters and measures ("q.b.").
 func cleanName(words []string, lang string) []string {
 	lx := lexicons[lang]
-	for len(words) > 1 && (words[0] == sep || lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0) || lx.has(classMeasure, words, 0)) {
-		words = words[1:] // also "(chá)" after "xícara"
+	for len(words) > 1 && (words[0] == sep || lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0) || lx.has(classMeasure, words, 0) ||
+		len(words[0]) == 1 || isFunctionWord(words[0], lang)) {
+		words = words[1:] // also "(chá)" after "xícara", "à s." of a "c. à s." the parser left
 	}
 	for k := 1; k < len(words); k++ {
 		if lx.has(classCut, words, k) {
@@ -711,8 +712,9 @@ func cleanName(words []string, lang string) []string {
 			break
 		}
 	}
-	for len(words) > 1 && (words[len(words)-1] == sep || len(words[len(words)-1]) == 1 || lx.has(classMeasure, words, len(words)-1)) {
-		words = words[:len(words)-1]
+	for len(words) > 1 && (words[len(words)-1] == sep || len(words[len(words)-1]) == 1 || lx.has(classMeasure, words, len(words)-1) ||
+		isFunctionWord(words[len(words)-1], lang)) {
+		words = words[:len(words)-1] // also the "en" of "découpé en 8 morceaux", whose rest is in the notes
 	}
 	kept := make([]string, 0, len(words))
 	for k, w := range words {
