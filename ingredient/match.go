@@ -697,10 +697,23 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 // isMeat reports whether a name outside English is a meat (data/kinds.txt): a meat word, or a
 // compound starting with one, that is not a stock made from it ("Rinderfond", "kalvfond").
 func isMeat(w []string, lx *lexicon) bool {
-	if !lx.contains(kindMeat, w) && !lx.containsPrefix(kindMeat, w) {
+	if !lx.contains(kindMeat, w) && !lx.containsPrefix(kindMeat, w) && !endsWithMeatWord(w, lx) {
 		return false
 	}
 	return !isStock(w, lx)
+}
+
+// endsWithMeatWord reports whether a compound of the name ends with the language's word for meat:
+// "fårekjøtt", "Rindfleisch", "kalvekød" are meats whatever animal leads them.
+func endsWithMeatWord(w []string, lx *lexicon) bool {
+	for _, x := range w {
+		for _, ref := range lx.singles[classMeatRef] {
+			if len(ref) >= 4 && len(x) > len(ref)+2 && strings.HasSuffix(x, ref) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isStock reports whether a name outside English is a stock: a word ends with a stock word
