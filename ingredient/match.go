@@ -677,6 +677,11 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 				best, bestLen = nil, 0
 			}
 		}
+		if bestLen == 1 && verbFinal[idx.lang] && (i+1 == len(toks) || toks[i+1] == sep) && strings.HasSuffix(raw[i], "en") && clauseVerb(lexicons[idx.lang], raw, i) && onlyPartial(best) {
+			// German and Dutch end a clause with its verb: "die Sardellen fein hacken" cuts them,
+			// it does not name the Hackfleisch.
+			best, bestLen = nil, 0
+		}
 		if bestLen > 0 && i+bestLen < len(toks) {
 			best = dropOtherForms(best, toks[i+bestLen])
 		}
@@ -692,6 +697,31 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 		i += bestLen
 	}
 	return hits
+}
+
+// verbFinal are the languages that put the verb at the end of its clause.
+var verbFinal = setOf("de", "nl")
+
+// clauseVerb reports whether words[k] is a verb of the language's lists (the scan asks it of an
+// infinitive, "hacken", at the end of a clause).
+func clauseVerb(lx *lexicon, words []string, k int) bool {
+	for _, c := range []wordClass{classUse, classPrep, classCook, classMixVerb, classMove, classDiscard} {
+		if lx.has(c, words, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyPartial reports whether no candidate is a line's whole name ("hack" of Hackfleisch, not
+// "Salz" for the salt line).
+func onlyPartial(cands []candidate) bool {
+	for _, c := range cands {
+		if c.kind >= kindSuffix-synonymPenalty {
+			return false
+		}
+	}
+	return true
 }
 
 // isMeat reports whether a name outside English is a meat (data/kinds.txt): a meat word, or a
