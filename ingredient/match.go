@@ -376,7 +376,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		r.blocked = true
 		return r
 	}
-	if v.excessBefore(h.pos) || v.excepted(h.pos) {
+	if v.excessBefore(h.pos) || v.excepted(h.pos) || v.sameBefore(h.pos) {
 		r.blocked = true
 		return r
 	}

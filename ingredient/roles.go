@@ -425,6 +425,24 @@ func (v stepView) excessBefore(pos int) bool {
 	return false
 }
 
+// sameBefore reports whether the name at pos follows a word for "the same" in its clause ("en el
+// mismo aceite", "dans la même huile", "in the same oil"): what is already in the pan, not a new use.
+func (v stepView) sameBefore(pos int) bool {
+	for k, n := pos-1, 0; k >= 0 && n < 2; k, n = k-1, n+1 {
+		if v.toks[k] == sep {
+			return false
+		}
+		if sameWords[v.toks[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// sameWords say "the same" in the languages of the set (folded).
+var sameWords = setOf("same", "mismo", "misma", "mismos", "mismas", "meme", "memes", "stesso", "stessa", "stessi",
+	"stesse", "mesmo", "mesma", "selben", "selbe", "gleichen", "zelfde", "dezelfde", "hetzelfde", "samma", "samme")
+
 // afterFrom reports whether the name at pos follows "from" or "of" ("remove the skin from the
 // chicken"): the food a discard verb works on, not what it discards.
 func (v stepView) afterFrom(pos int) bool {
