@@ -217,7 +217,14 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		}
 		for _, p := range ambiguous {
 			ings := secs.pick(p.ings, s, view, hits[s], anchors)
-			ings = nearest(preferUnused(ings, used, p.r.portion), anchors)
+			if p.r.move && !p.r.reuse {
+				// "Remove the cinnamon" with a cinnamon stick in the pot and ground cinnamon for
+				// serving: a move verb handles what is already in the dish.
+				ings = preferUsed(ings, used)
+			} else {
+				ings = preferUnused(ings, used, p.r.portion)
+			}
+			ings = nearest(ings, anchors)
 			if p.r.applied {
 				ings = listedForExtra(ings, st.notes)
 			}
@@ -441,6 +448,20 @@ func preferUnused(ings []int, used []bool, portion bool) []int {
 	var out []int
 	for _, ing := range ings {
 		if !used[ing] {
+			out = append(out, ing)
+		}
+	}
+	if len(out) == 0 {
+		return ings
+	}
+	return out
+}
+
+// preferUsed keeps, of several lines a mention could mean, those already used, when there are any.
+func preferUsed(ings []int, used []bool) []int {
+	var out []int
+	for _, ing := range ings {
+		if used[ing] {
 			out = append(out, ing)
 		}
 	}
