@@ -297,6 +297,11 @@ func (v stepView) inCondition(pos int) bool {
 		if v.lx.has(classCond, v.toks, k) {
 			return true
 		}
+		if conditionGoesOn[t] && k > start && connectors[v.toks[k-1]] {
+			// "jusqu'à ce que le dessus soit doré et que les pommes de terre soient fondantes": the
+			// second "que" goes on with the condition of the first.
+			return v.inCondition(k - 1)
+		}
 		if v.isVerbAt(classUse, k) > 0 && k > start && connectors[v.toks[k-1]] {
 			return false // "cook until soft and add the garlic"
 		}
@@ -306,6 +311,9 @@ func (v stepView) inCondition(pos int) bool {
 	}
 	return false
 }
+
+// conditionGoesOn are the words that, after "and", carry on a condition clause ("et que", "y que", "e che").
+var conditionGoesOn = setOf("que", "qu", "che")
 
 // portionBefore reports whether the name at pos takes a portion of its line: "the remaining flour",
 // "half of the cheese", "1/4 teaspoon of the salt", "more water".
