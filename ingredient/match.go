@@ -1435,11 +1435,16 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	// Not when the rest is a product made from it: "currypasta" is not "de curry", "Tomatenmark"
 	// not the tomatoes.
 	for k := 4; k <= len(w)-3; k++ {
-		if !productParts[w[k:]] {
+		// Also across a linking letter: "kerriepoeder" is "kerrie" + "poeder", and its stem
+		// "kerri" is no more the curry than "kerrie" is.
+		if !productParts[w[k:]] && !(linkingLetters[w[k]] && productParts[w[k+1:]]) {
 			add(stemWord(w[:k], idx.lang))
 		}
 	}
 }
+
+// linkingLetters join the parts of a compound ("kerrie-poeder", "Zwiebel-n-suppe", "kalv-s-fond").
+var linkingLetters = map[byte]bool{'e': true, 'n': true, 's': true}
 
 func (idx *matchIndex) put(c candidate, key string) {
 	cands := idx.keys[key]
