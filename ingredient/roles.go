@@ -337,6 +337,10 @@ func (v stepView) portionBefore(pos int) bool {
 // follow a mixture's noun and "of": "la crema di mascarpone", "le mélange de tomates", "la salsa de
 // tomate" name the mixture, not the line (the English "the tomato mixture").
 func (v stepView) mixtureOf(pos int) bool {
+	if pos >= 2 && v.lx.has(classMix, v.toks, pos-1) && (v.lx.has(classArticle, v.toks, pos-2) || v.lx.has(classInto, v.toks, pos-2)) && romanceLexicon(v.lx) {
+		// "le mélange chocolaté", "au mélange chocolaté": the food's adjective right after the mixture's noun.
+		return true
+	}
 	k := pos - 1
 	if k >= 0 && v.lx.has(classArticle, v.toks, k) {
 		k--
@@ -347,6 +351,16 @@ func (v stepView) mixtureOf(pos int) bool {
 	for l := range romance {
 		if lexicons[l] == v.lx {
 			return v.lx.has(classMix, v.toks, k-1)
+		}
+	}
+	return false
+}
+
+// romanceLexicon reports whether lx is the lexicon of a Romance language.
+func romanceLexicon(lx *lexicon) bool {
+	for l := range romance {
+		if lexicons[l] == lx {
+			return true
 		}
 	}
 	return false
