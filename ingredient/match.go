@@ -703,6 +703,10 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			// it does not name the Hackfleisch.
 			best, bestLen = nil, 0
 		}
+		if bestLen > 0 && romance[idx.lang] && idx.partOfOther(best, toks, i+bestLen) {
+			// "le blanc de poireau" is the leek's white, not the egg's.
+			best, bestLen = nil, 0
+		}
 		if bestLen > 0 && i+bestLen < len(toks) {
 			best = dropOtherForms(best, toks[i+bestLen])
 		}
@@ -718,6 +722,25 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 		i += bestLen
 	}
 	return hits
+}
+
+// partOfOther reports whether candidates that are all a food's part words ("blanc", "jaune" of the
+// eggs) are followed by "de" and another listed food: the part of that food.
+func (idx *matchIndex) partOfOther(cands []candidate, toks []string, next int) bool {
+	for _, c := range cands {
+		if c.kind != kindPartModifier {
+			return false
+		}
+	}
+	if next+1 >= len(toks) || !romancePrepositions[toks[next]] {
+		return false
+	}
+	for _, o := range idx.keys[toks[next+1]] {
+		if !slices.ContainsFunc(cands, func(c candidate) bool { return c.ing == o.ing }) {
+			return true
+		}
+	}
+	return false
 }
 
 // verbFinal are the languages that put the verb at the end of its clause.
