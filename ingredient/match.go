@@ -1339,8 +1339,8 @@ func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
 }
 
 func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
-	if t == sep || len(t) < 2 {
-		return nil, 0
+	if t == sep || len(t) < 2 || isFunctionWord(t, idx.lang) {
+		return nil, 0 // "over" is no part of "bukkehornkløver"
 	}
 	for L := len(t) - 1; L >= 4; L-- {
 		if c, ok := idx.keys[t[:L]]; ok {
