@@ -297,10 +297,15 @@ func (v stepView) inCondition(pos int) bool {
 		if v.lx.has(classCond, v.toks, k) {
 			return true
 		}
-		if conditionGoesOn[t] && k > start && connectors[v.toks[k-1]] {
+		if conditionGoesOn[t] && k > start && v.lx.has(classConj, v.toks, k-1) {
 			// "jusqu'à ce que le dessus soit doré et que les pommes de terre soient fondantes": the
-			// second "que" goes on with the condition of the first.
-			return v.inCondition(k - 1)
+			// second "que" goes on with the condition of the first, whatever verb the first holds.
+			for j := k - 2; j >= start && v.toks[j] != sep; j-- {
+				if v.lx.has(classCond, v.toks, j) {
+					return true
+				}
+			}
+			return false
 		}
 		if v.isVerbAt(classUse, k) > 0 && k > start && connectors[v.toks[k-1]] {
 			return false // "cook until soft and add the garlic"
