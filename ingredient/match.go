@@ -703,6 +703,10 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			// it does not name the Hackfleisch.
 			best, bestLen = nil, 0
 		}
+		if bestLen > 0 && idx.lang != "en" && onlyPartial(best) && lexicons[idx.lang].has(classCond, raw, i) {
+			// "fino a ottenere" (until) opens a condition; it is not the "sale fino".
+			best, bestLen = nil, 0
+		}
 		if bestLen > 0 && romance[idx.lang] && idx.partOfOther(best, toks, i+bestLen) {
 			// "le blanc de poireau" is the leek's white, not the egg's.
 			best, bestLen = nil, 0

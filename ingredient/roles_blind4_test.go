@@ -86,6 +86,19 @@ func TestMatchRulesOfTheThirdBlindBatch(t *testing.T) {
 				"Dryss over litt salt og la det stå.", "Fres bukkehornkløver i en panne til det dufter."),
 			want: [][2]int{{0, 1}, {1, 0}},
 		},
+		{
+			name: "'fino a' opens an Italian condition, it is not the fine salt",
+			r: recipe([]string{"500 g di farina", "10 g di sale", "1 cucchiaino di sale fino"},
+				"Versate la farina nella ciotola, poi unite il sale e lavorate l'impasto fino a ottenere un impasto liscio ed elastico."),
+			want: [][2]int{{0, 0}, {1, 0}},
+		},
+		{
+			name: "a Spanish onion chopped, then softened in the butter",
+			r: recipe([]string{"100 g de mantequilla", "1/2 cebolla"},
+				"Picamos la cebolla muy fina con un cuchillo bien afilado.",
+				"Derretimos la mantequilla en una sartén y pochamos la cebolla a fuego lento durante 10 minutos."),
+			want: [][2]int{{0, 1}, {1, 0}, {1, 1}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
