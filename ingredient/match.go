@@ -1061,6 +1061,9 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 				}
 				idx.addKeys(i, dv, synonymPenalty)
 			}
+			if romance[lang] {
+				idx.addLeadingFood(i, w)
+			}
 			if lang != "en" {
 				idx.addSameFood(i, alt)
 			}
@@ -1119,6 +1122,21 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		}
 	}
 	return idx
+}
+
+// addLeadingFood adds, in a language that names the food first, the key of the food and its
+// qualifiers before the first preposition: "olio extravergine" of "olio extravergine d'oliva", as a
+// step says it, beside the "olio di semi" line.
+func (idx *matchIndex) addLeadingFood(ing int, w []string) {
+	for k := 2; k < len(w)-1; k++ {
+		if w[k] == sep || connectors[w[k]] {
+			return
+		}
+		if romancePrepositions[w[k]] {
+			idx.add(candidate{ing: ing, kind: kindSuffix, cover: float64(k) / float64(len(w)), head: w[0]}, w[:k])
+			return
+		}
+	}
 }
 
 // addSameFood adds the keys of a name outside English with a word replaced by another name of the

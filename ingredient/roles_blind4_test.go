@@ -99,6 +99,13 @@ func TestMatchRulesOfTheThirdBlindBatch(t *testing.T) {
 				"Derretimos la mantequilla en una sartén y pochamos la cebolla a fuego lento durante 10 minutos."),
 			want: [][2]int{{0, 1}, {1, 0}, {1, 1}},
 		},
+		{
+			name: "an Italian step names the olive oil by its food and qualifier",
+			r: recipe([]string{"olio di semi per friggere", "2 cucchiai di olio extravergine d'oliva", "1 spicchio d'aglio"},
+				"Fate soffriggere l'aglio nell'olio extravergine per due minuti.",
+				"Friggete le fette nell'olio di semi ben caldo e scolatele su carta assorbente."),
+			want: [][2]int{{0, 1}, {1, 0}, {2, 0}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
