@@ -23,8 +23,9 @@ var languageCues = map[string]map[string]bool{
 	"nl": setOf("het", "een", "en", "met", "van", "tot", "minuten", "voeg", "ze", "je"),
 	"pt": setOf("o", "os", "as", "com", "em", "ate", "minuto", "uma", "do", "da", "no", "na"),
 	"sv": setOf("och", "med", "till", "i", "pa", "minuter", "en", "ett", "av", "lat"),
-	"da": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "af", "lad"),
-	"no": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "av", "la"),
+	// Danish and Norwegian share most small words; these tell them apart ("ud"/"ut", "efter"/"etter").
+	"da": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "af", "lad", "ud", "efter", "steg", "gryde", "hvid"),
+	"no": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "av", "la", "ut", "etter", "stek", "gryte", "hvit", "hvitt"),
 	"pl": setOf("i", "z", "na", "do", "w", "minut", "oraz", "sie", "po", "aby"),
 	"cs": setOf("a", "v", "se", "ze", "je", "minut", "pak", "dokud", "asi", "nebo"),
 }

@@ -106,6 +106,13 @@ func TestMatchRulesOfTheThirdBlindBatch(t *testing.T) {
 				"Friggete le fette nell'olio di semi ben caldo e scolatele su carta assorbente."),
 			want: [][2]int{{0, 1}, {1, 0}, {2, 0}},
 		},
+		{
+			name: "a Norwegian recipe read as Norwegian knows its measures: the sugar for the top",
+			r: recipe([]string{"150 g sukker", "2 egg", "1 ts kanel", "2 ss sukker (til pynt)"},
+				"Pisk 150 g sukker og egg hvitt og luftig.", "Bland kanel og sukker og dryss over kaken.",
+				"Stek kaken til en pinne kommer tørr ut."),
+			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {3, 1}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
