@@ -66,7 +66,19 @@ type Recipe struct {
 // resolve relative links and to pick a site extractor. It returns
 // ErrNoRecipe when neither ingredients nor instructions can be found.
 func FromHTML(page []byte, pageURL string) (Recipe, error) {
+	return fromHTML(page, pageURL, true)
+}
+
+// FromHTMLGeneric is FromHTML without the site extractors: the page is read
+// by the general rules only, as a site we have never seen would be. It
+// measures how well those rules do on their own (admin parse --generic).
+func FromHTMLGeneric(page []byte, pageURL string) (Recipe, error) {
+	return fromHTML(page, pageURL, false)
+}
+
+func fromHTML(page []byte, pageURL string, sites bool) (Recipe, error) {
 	p := newPage(page, pageURL)
+	p.sites = sites
 	r := p.extract()
 	if countItems(r.IngredientSections) == 0 && countItems(r.InstructionSections) == 0 {
 		return r, ErrNoRecipe
@@ -83,6 +95,7 @@ type page struct {
 	url   *url.URL
 	base  *url.URL
 	host  string
+	sites bool // whether a site extractor may correct the recipe
 
 	ld      []any
 	ldGraph *graph
@@ -260,7 +273,7 @@ func (p *page) extract() Recipe {
 	if r.Title == "" {
 		try(func() { r.Title = p.metaTitle() })
 	}
-	if s := siteFor(p.host); s != nil {
+	if s := siteFor(p.host); s != nil && p.sites {
 		try(func() { s.fix(p, &r) })
 	}
 	finish(&r, p)
@@ -342,6 +355,25 @@ func samePage(a string, u *url.URL) bool {
 	return strings.TrimSuffix(pa.Path, "/") == strings.TrimSuffix(u.Path, "/") && pa.Path != ""
 }
 
+// pageAddress is the address the caller read the page from, when it is a
+// real one. It wins over the recipe's own url (schema.org url, microdata
+// itemprop="url"): it is the page the user asked for, while a page's url is
+// often a canonical or AMP variant of it, and sometimes a template's
+// placeholder or the site's home page. The recipe's url is the source link
+// only when the caller gives no address (a saved file, an app's HTML
+// export such as Paprika's) or one that cannot name a page: not http(s),
+// or under the reserved .invalid domain (RFC 2606), which readers of
+// archives use to resolve links between their entries.
+func (p *page) pageAddress() string {
+	if p.url == nil || p.url.Scheme != "http" && p.url.Scheme != "https" || p.url.Host == "" {
+		return ""
+	}
+	if h := strings.TrimSuffix(strings.ToLower(p.url.Hostname()), "."); h == "invalid" || strings.HasSuffix(h, ".invalid") {
+		return ""
+	}
+	return p.url.String()
+}
+
 // try runs one field's extraction; a panic loses that field only.
 func try(fn func()) {
 	defer func() { _ = recover() }()
@@ -376,8 +408,8 @@ func finish(r *Recipe, p *page) {
 	if r.ImageURL != "" {
 		r.ImageURL = absURL(r.ImageURL, p.base)
 	}
-	if r.SourceURL == "" && p.url != nil && p.url.IsAbs() {
-		r.SourceURL = p.url.String()
+	if u := p.pageAddress(); u != "" {
+		r.SourceURL = u
 	}
 	for _, m := range []**int{&r.Servings, &r.PrepMinutes, &r.CookMinutes, &r.TotalMinutes} {
 		if *m != nil && **m <= 0 {
