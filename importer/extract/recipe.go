@@ -282,11 +282,20 @@ func (p *page) extract() Recipe {
 
 // repairIngredients replaces structured ingredient lines that are evidently
 // broken with the lines the page shows, when those are the same
-// ingredients: names without amounts, a whole list glued into one or two
-// lines, a tag list ("Cheese, Pasta") in place of the ingredients, or
-// amounts written after the names ("milk, 500 ml").
+// ingredients: amounts glued to the names (spacing.go), names without
+// amounts, a whole list glued into one or two lines, a tag list ("Cheese,
+// Pasta") in place of the ingredients, or amounts written after the names
+// ("milk, 500 ml").
 func (p *page) repairIngredients(r *Recipe, plug Recipe) {
 	lines := flatten(r.IngredientSections)
+	if gluedLines(lines) {
+		try(func() {
+			if g, ok := respaced(r.IngredientSections, flatten(p.pageIngredients())); ok {
+				r.IngredientSections = g
+				lines = flatten(g)
+			}
+		})
+	}
 	switch {
 	case quantitiesMissing(lines):
 		try(func() {
