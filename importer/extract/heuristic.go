@@ -27,7 +27,7 @@ var ingredientWords = []string{
 }
 
 var instructionWords = []string{
-	"instruction", "direction", "method", "steps", "preparation", "how to make", "zubereitung", "anleitung",
+	"instruction", "instructies", "instrucciones", "istruzioni", "instruções", "direction", "method", "steps", "preparation", "how to make", "zubereitung", "anleitung",
 	"préparation", "preparazione", "procedimento", "preparación", "elaboración", "modo de preparo", "bereiding",
 	"werkwijze", "fremgangsmåde", "fremgangsmåte", "tilberedning", "gör så här", "så gör du", "przygotowanie", "step by step", "step-by-step", "étape", "schritt 1", "paso 1", "passo 1", "stap 1", "step 1", "aan de slag",
 	"elkészítés", "postup", "priprema", "hazırlanışı", "yapılışı", "作り方", "做法", "步骤", "procedure",
@@ -399,6 +399,9 @@ func instructionsAfter(blocks []block, ingAt, ingEnd int) []Section {
 const (
 	maxHeadingCandidates = 24
 	maxBlocksUnder       = 600
+	// maxParasUnder bounds the paragraphs read as one part: a long method
+	// with a tip or the step's ingredients beside each step reaches 80.
+	maxParasUnder = 100
 )
 
 func readUnder(blocks []block, level int, words, stopWords []string, instructions bool) ([]Section, int) {
@@ -409,8 +412,20 @@ func readUnder(blocks []block, level int, words, stopWords []string, instruction
 		blocks = blocks[:maxBlocksUnder]
 	}
 	groupsAtLevel := false // group headings as high as the part's own
+	// A method never repeats a step: a step read twice is the start of a
+	// second copy of the method (a print or mobile copy, a collapsed
+	// preview), and reading stops there. Only steps long enough to be
+	// one of a kind count ("Serve." can be two steps).
+	seen := map[string]bool{}
 loop:
 	for i, b := range blocks {
+		if instructions && b.kind != 'h' && utf8.RuneCountInString(b.text) >= 30 {
+			k := string(b.kind) + normKey(b.text)
+			if seen[k] {
+				break loop
+			}
+			seen[k] = true
+		}
 		switch b.kind {
 		case 'h':
 			// The other part's heading ends this one. Below the part's own
@@ -441,7 +456,12 @@ loop:
 			items.item(b.text)
 			nItems++
 		case 'p':
-			if nParas < 60 {
+			// A step's number shown apart from its text ("3") is not a
+			// step, and does not count toward the paragraphs read.
+			if instructions && stepNumberOnly(b.text) {
+				break
+			}
+			if nParas < maxParasUnder {
 				paras.item(b.text)
 				nParas++
 			}

@@ -255,6 +255,13 @@ func (p *page) extract() Recipe {
 		r = mergeRecipes([]Recipe{r, heuristic(p)})
 		via = "heuristic"
 	}
+	if !needsHeuristic(r) {
+		try(func() {
+			if m := p.completeMethod(r); m != nil {
+				r.InstructionSections = m
+			}
+		})
+	}
 	r.Via = via
 	if r.ImageURL == "" {
 		try(func() { r.ImageURL = p.metaImage() })
