@@ -235,9 +235,20 @@ func heuristic(p *page) Recipe {
 			r.IngredientSections = secs
 		}
 	})
+	var cells []Section // the ingredient lines before amount cells are joined
+	try(func() {
+		if tab := tabIngredients(blocks); countItems(tab) > countItems(r.IngredientSections) {
+			r.IngredientSections = tab
+		}
+		cells = r.IngredientSections
+		r.IngredientSections = joinAmountLines(r.IngredientSections)
+	})
 	try(func() {
 		if countItems(r.InstructionSections) == 0 {
 			r.InstructionSections = sectionUnder(blocks, instructionWords, ingredientWords, true)
+			if sameLines(r.InstructionSections, cells) {
+				r.InstructionSections = nil // the panel under tabbed labels (tabs.go)
+			}
 		}
 		if countItems(r.InstructionSections) == 0 {
 			r.InstructionSections = instructionsAfter(blocks, ingAt, ingEnd)
