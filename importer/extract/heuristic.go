@@ -246,8 +246,10 @@ func heuristic(p *page) Recipe {
 	try(func() {
 		if countItems(r.InstructionSections) == 0 {
 			r.InstructionSections = sectionUnder(blocks, instructionWords, ingredientWords, true)
-			if sameLines(r.InstructionSections, cells) {
-				r.InstructionSections = nil // the panel under tabbed labels (tabs.go)
+			// Under tab labels the method's label stands over the
+			// ingredients panel (tabs.go).
+			if tabLabels(blocks) >= 0 && sameLines(r.InstructionSections, cells) {
+				r.InstructionSections = nil
 			}
 		}
 		if countItems(r.InstructionSections) == 0 {
