@@ -128,6 +128,17 @@ func stepLike(l string) bool {
 		utf8.RuneCountInString(l) >= 60 || strings.HasSuffix(l, "。")
 }
 
+// anyStepLike reports a method with at least one line that reads like a
+// step.
+func anyStepLike(secs []Section) bool {
+	for _, l := range flatten(secs) {
+		if stepLike(l) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxCutShortSteps is the most steps a structured method can have for the
 // page to be asked whether it was cut short; longer methods are trusted.
 const maxCutShortSteps = 3

@@ -85,3 +85,23 @@ func TestLongMethodWithNumbers(t *testing.T) {
 		t.Errorf("%d steps, want 70", n)
 	}
 }
+
+// TestAppData: a method sent only as data for the page's scripts, here as
+// JSON inside a string of a Next.js payload, with ingredients as objects
+// of amount, unit and name, is read when the HTML has none.
+func TestAppData(t *testing.T) {
+	t.Parallel()
+	page := `<html><body><h1>Pea soup</h1><div id="app"></div><script>self.__next_f.push([1,"7:[\"$\",\"div\",null,{\"data\":{\"name\":\"Pea soup\",` +
+		`\"ingredients\":[{\"name\":\"peas\",\"displayQuantity\":400,\"unitOfMeasure\":\"g\"},{\"name\":\"salt\"}],` +
+		`\"preparationInstructions\":[{\"header\":\"Step 1\",\"body\":\"Boil the **peas** for 5 minutes.\"},{\"header\":\"Step 2\",\"body\":\"Blend and salt.\"}]}}]"])</script></body></html>`
+	r, err := FromHTML([]byte(page), "https://example.com/pea-soup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := flatten(r.IngredientSections), []string{"400 g peas", "salt"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("ingredients %q, want %q", got, want)
+	}
+	if got, want := flatten(r.InstructionSections), []string{"Boil the peas for 5 minutes.", "Blend and salt."}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("steps %q, want %q", got, want)
+	}
+}

@@ -255,6 +255,19 @@ func (p *page) extract() Recipe {
 		r = mergeRecipes([]Recipe{r, heuristic(p)})
 		via = "heuristic"
 	}
+	if !anyStepLike(r.InstructionSections) {
+		// The method may be in the data of the page's scripts only
+		// (appdata.go), the HTML holding nothing or a placeholder
+		// ("Loading…"); the HTML's ingredients stay when it has them.
+		try(func() {
+			if ing, steps := p.appData(); countItems(steps) > 0 {
+				r.InstructionSections = steps
+				if countItems(r.IngredientSections) == 0 {
+					r.IngredientSections = ing
+				}
+			}
+		})
+	}
 	if !needsHeuristic(r) {
 		try(func() {
 			if m := p.completeMethod(r); m != nil {
