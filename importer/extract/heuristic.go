@@ -587,7 +587,8 @@ func servingsInText(blocks []block) *int {
 		}
 		if servingsLabel.MatchString(b.text) && i+1 < len(blocks) && !strings.EqualFold(strings.TrimSpace(strings.TrimRight(b.text, ": ")), "per") {
 			if next := strings.TrimSpace(blocks[i+1].text); len(next) <= 24 && next != "" && next[0] >= '0' && next[0] <= '9' {
-				if n := yieldFromText(next); n != nil {
+				// The same bound as below: "Makes:" over "700" is a counter.
+				if n := yieldFromText(next); n != nil && *n <= maxTextServings {
 					return n
 				}
 			}
