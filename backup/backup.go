@@ -89,6 +89,14 @@ func refuse(format string, args ...any) error {
 	return &Refusal{Code: "backup_invalid", Message: fmt.Sprintf(format, args...)}
 }
 
+// TimeLimit is the longest that writing a backup, restoring one or
+// adopting an uploaded one may take. Each of them is bounded by it (the
+// jobs by their time limits, Adopt by a deadline), and the purge counts an
+// unfinished write older than it (a store's leftover, a scratch file) as
+// abandoned: no write still in progress can be that old. It is long enough
+// to copy tens of gigabytes of photos to a slow disk or over a home uplink.
+const TimeLimit = 6 * time.Hour
+
 // Backups are kept in a filestore.Store of their own (BACKUP_PATH, or the
 // "backups/" prefix of the bucket), under their names as keys.
 

@@ -21,7 +21,7 @@ func TempPath(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create scratch directory: %w", err)
 	}
-	return filepath.Join(dir, "upload-"+randomHex()+".zip"), nil
+	return filepath.Join(dir, uploadScratchPrefix+randomHex()+scratchSuffix), nil
 }
 
 // Adopt verifies the archive at tmp completely and, if it passes, stores
@@ -29,11 +29,23 @@ func TempPath(dir string) (string, error) {
 // the list. The name a client sent is never used. tmp is removed in every
 // case. A *Refusal says what is wrong with the archive; ErrExists means a
 // backup of that name is already there.
+//
+// The adoption ends within TimeLimit (sooner if ctx says so): a copy to S3
+// is a multipart upload, and the purge aborts unfinished ones older than
+// TimeLimit, so no copy still running may be older. One cut short stores
+// nothing and returns an error wrapping context.DeadlineExceeded.
 func Adopt(ctx context.Context, store filestore.Store, tmp string, limits Limits) (Info, error) {
 	defer os.Remove(tmp)
+	ctx, cancel := context.WithTimeout(ctx, TimeLimit)
+	defer cancel()
 	m, err := Verify(tmp, limits)
 	if err != nil {
 		return Info{}, err
+	}
+	// Verify reads local disk and does not watch ctx: a deadline that
+	// passed meanwhile ends the adoption here, before the copy begins.
+	if err := ctx.Err(); err != nil {
+		return Info{}, fmt.Errorf("adopt backup: %w", err)
 	}
 	name, err := freeName(ctx, store, m.CreatedAt.UTC().Truncate(time.Second), 1)
 	if err != nil {

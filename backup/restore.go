@@ -56,7 +56,16 @@ type RestoreOptions struct {
 	// generation, before the commit; an error aborts the restore. Tests
 	// inject failures with it.
 	AfterFiles func() error
-	Logger     *slog.Logger
+	// Lock, if not nil, is the restore lock, taken by the caller
+	// (LockRestore), who gives it up after Restore returns; nil: Restore
+	// takes the lock itself and gives it up as soon as it has committed.
+	Lock *RestoreLock
+	// BeforeCommit, if not nil, runs inside the restore transaction once
+	// everything is loaded and stored, just before the commit, with the
+	// result; an error aborts the restore. A job records its result there,
+	// so the result is committed with the data, or neither is.
+	BeforeCommit func(ctx context.Context, tx pgx.Tx, res RestoreResult) error
+	Logger       *slog.Logger
 
 	// deferRows overrides deferRows; tests set it low so that the small
 	// fixture exercises the dropping and rebuilding of indexes and keys.
@@ -78,8 +87,8 @@ type RestoreResult struct {
 // Restore replaces the database's application data and the uploaded files
 // with those of backup name, all or nothing:
 //
-//  1. It takes the restore lock (lockRestore) for its whole run; the API
-//     answers with 503 while it is held.
+//  1. It holds the restore lock (LockRestore, or RestoreOptions.Lock) for
+//     its whole run; the API answers with 503 while it is held.
 //  2. The archive is fetched to local disk (fetchArchive) and verified
 //     (Verify's rules): its directory, manifest, entry names, modes and
 //     bounds first, then the size and SHA-256 of every table dump,
@@ -93,12 +102,13 @@ type RestoreResult struct {
 //     schema built by the old migrations, migrated forward there, and
 //     copied across. Every session issued before is ended
 //     (repo.FinishRestore). It switches the file generation and commits
-//     only once every file has passed its check and is stored; any
+//     only once every file has passed its check and is stored (and
+//     RestoreOptions.BeforeCommit has run); any
 //     problem, anywhere, rolls it back, removes the new generation and
 //     refuses the restore (a *Refusal when the archive is at fault) with
 //     nothing changed.
-//  5. After the commit, the lock is released and the replaced files are
-//     removed in the background.
+//  5. After the commit, the lock is released (by the caller, when it is
+//     the caller's) and the replaced files are removed in the background.
 func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOptions) (res RestoreResult, err error) {
 	logger := o.Logger
 	if logger == nil {
@@ -116,11 +126,14 @@ func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOpti
 	}
 	res.Name = name
 
-	conn, release, err := lockRestore(ctx, pool)
-	if err != nil {
-		return res, err
+	lock := o.Lock
+	if lock == nil {
+		if lock, err = LockRestore(ctx, pool); err != nil {
+			return res, err
+		}
+		defer lock.Release()
 	}
-	defer release()
+	conn := lock.conn
 
 	report := newProgressPump(o.Progress)
 	defer report.close()
@@ -179,16 +192,19 @@ func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOpti
 			}
 		}
 	}()
-	rows, err := loadAndSwitch(ctx, conn, a, o, all, dbVersion, gen, prog, phase)
+	res.Tables = len(m.Tables)
+	res.Rows, err = loadAndSwitch(ctx, conn, a, o, all, dbVersion, gen, prog, phase, res)
 	if err != nil {
 		return res, err
 	}
 	committed = true
-	res.Tables, res.Rows = len(m.Tables), rows
 	phase("commit")
 
-	// The restore is complete: requests may resume.
-	release()
+	// The restore is complete: requests may resume (when the lock is the
+	// caller's, once it has recorded the outcome).
+	if o.Lock == nil {
+		lock.Release()
+	}
 	report.set(1)
 	// The replaced files are garbage now; deleting thousands of them takes
 	// a while, so it happens in the background. What a process that stops
@@ -207,36 +223,49 @@ func Restore(ctx context.Context, pool *pgxpool.Pool, name string, o RestoreOpti
 func isDump(name string) bool { return strings.HasPrefix(name, tablePrefix) }
 func isFile(name string) bool { return strings.HasPrefix(name, filesPrefix) }
 
-// lockRestore takes the restore lock (see repo.TryLockRestore) on a
-// connection of its own; release gives it back (safe to call twice).
-func lockRestore(ctx context.Context, pool *pgxpool.Pool) (*pgxpool.Conn, func(), error) {
+// RestoreLock is the restore lock (see repo.TryLockRestore), held by a
+// connection of its own, on which the restore then runs.
+type RestoreLock struct {
+	conn     *pgxpool.Conn
+	ctx      context.Context
+	released bool
+}
+
+// LockRestore takes the restore lock, or returns ErrRestoreRunning when
+// another session holds it. Release gives it back.
+func LockRestore(ctx context.Context, pool *pgxpool.Pool) (*RestoreLock, error) {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("restore: acquire connection: %w", err)
+		return nil, fmt.Errorf("restore: acquire connection: %w", err)
 	}
-	released := false
-	release := func() {
-		if released {
-			return
-		}
-		released = true
-		// If the lock cannot be released cleanly, closing the session
-		// releases it for sure.
-		if uerr := repo.UnlockRestore(context.WithoutCancel(ctx), conn); uerr != nil {
-			_ = conn.Conn().Close(context.WithoutCancel(ctx))
-		}
-		conn.Release()
-	}
+	l := &RestoreLock{conn: conn, ctx: ctx}
 	locked, err := repo.TryLockRestore(ctx, conn)
 	if err != nil {
-		release()
-		return nil, nil, err
+		l.Release()
+		return nil, err
 	}
 	if !locked {
-		release()
-		return nil, nil, ErrRestoreRunning
+		l.Release()
+		return nil, ErrRestoreRunning
 	}
-	return conn, release, nil
+	return l, nil
+}
+
+// Conn is the session holding the lock.
+func (l *RestoreLock) Conn() *pgxpool.Conn { return l.conn }
+
+// Release gives the lock back; calling it again does nothing.
+func (l *RestoreLock) Release() {
+	if l.released {
+		return
+	}
+	l.released = true
+	// If the lock cannot be released cleanly, closing the session
+	// releases it for sure.
+	if uerr := repo.UnlockRestore(context.WithoutCancel(l.ctx), l.conn); uerr != nil {
+		_ = l.conn.Conn().Close(context.WithoutCancel(l.ctx))
+	}
+	l.conn.Release()
 }
 
 // fetchArchive returns a local path of the archive: the file itself when
@@ -249,7 +278,7 @@ func fetchArchive(ctx context.Context, store filestore.Store, info Info, tempDir
 	if err := os.MkdirAll(tempDir, 0o700); err != nil {
 		return "", nil, fmt.Errorf("restore: scratch directory: %w", err)
 	}
-	f, err := os.CreateTemp(tempDir, "restore-*.zip")
+	f, err := os.CreateTemp(tempDir, restoreScratchPrefix+"*"+scratchSuffix)
 	if err != nil {
 		return "", nil, fmt.Errorf("restore: %w", err)
 	}
@@ -274,7 +303,7 @@ func fetchArchive(ctx context.Context, store filestore.Store, info Info, tempDir
 // generation and commits, once both have succeeded. It returns the rows
 // loaded.
 func loadAndSwitch(ctx context.Context, conn *pgxpool.Conn, a *archive, o RestoreOptions, all []migrations.Migration,
-	dbVersion int, gen string, prog *progress, phase func(string)) (int64, error) {
+	dbVersion int, gen string, prog *progress, phase func(string), res RestoreResult) (int64, error) {
 	filesCtx, stopFiles := context.WithCancel(ctx)
 	defer stopFiles()
 	filesDone := make(chan error, 1)
@@ -323,6 +352,12 @@ func loadAndSwitch(ctx context.Context, conn *pgxpool.Conn, a *archive, o Restor
 	}
 	if err := repo.SetFileGeneration(ctx, tx, gen); err != nil {
 		return 0, err
+	}
+	if o.BeforeCommit != nil {
+		res.Rows = load.rows
+		if err := o.BeforeCommit(ctx, tx, res); err != nil {
+			return 0, err
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return 0, fmt.Errorf("restore: commit: %w", err)

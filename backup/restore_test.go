@@ -241,6 +241,30 @@ func TestRestoreFailureHalfwayChangesNothing(t *testing.T) {
 			t.Errorf("left next to the upload directory: %v", left)
 		}
 	}
+
+	// The last moment: what runs in the transaction just before the commit
+	// (a job recording its result) fails; what it wrote goes too.
+	injected := errors.New("injected failure before the commit")
+	o := d.restoreOpts(db)
+	var seen RestoreResult
+	o.BeforeCommit = func(ctx context.Context, tx pgx.Tx, res RestoreResult) error {
+		seen = res
+		if _, err := tx.Exec(ctx, `INSERT INTO tag (name) VALUES ('written before the commit')`); err != nil {
+			return err
+		}
+		return injected
+	}
+	if _, err := Restore(context.Background(), db, info.Name, o); !errors.Is(err, injected) {
+		t.Fatalf("failure before the commit: err %v, want the injected failure", err)
+	}
+	if seen.Name != info.Name || seen.Tables == 0 || seen.Rows == 0 {
+		t.Errorf("BeforeCommit was given %+v, want the whole result", seen)
+	}
+	diffSnapshots(t, want, exactSnapshot(t, db))
+	diffTrees(t, wantFiles, d.tree(t, db))
+	if left := d.leftovers(t, db); len(left) > 0 {
+		t.Errorf("left next to the upload directory: %v", left)
+	}
 }
 
 // While a restore runs, its lock is visible (the API's 503) and a second
@@ -282,6 +306,29 @@ func TestRestoreLock(t *testing.T) {
 	}
 	if held, err := repo.RestoreInProgress(ctx, db); err != nil || held {
 		t.Errorf("after the restore: held %v, %v", held, err)
+	}
+
+	// A lock the caller took stays held after the restore, until the
+	// caller has recorded the outcome and gives it up.
+	lock, err := LockRestore(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o = d.restoreOpts(db)
+	o.Lock = lock
+	if _, err := Restore(ctx, db, info.Name, o); err != nil {
+		t.Fatal(err)
+	}
+	if held, err := repo.RestoreInProgress(ctx, db); err != nil || !held {
+		t.Errorf("after a restore under the caller's lock: held %v, %v", held, err)
+	}
+	if _, err := LockRestore(ctx, db); !errors.Is(err, ErrRestoreRunning) {
+		t.Errorf("lock while the caller holds it: %v, want ErrRestoreRunning", err)
+	}
+	lock.Release()
+	lock.Release() // twice is harmless
+	if held, err := repo.RestoreInProgress(ctx, db); err != nil || held {
+		t.Errorf("after the caller's release: held %v, %v", held, err)
 	}
 }
 

@@ -2,7 +2,9 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -109,6 +111,10 @@ func backupErr(err error) error {
 		return errConflict("a backup with this archive's creation time is already there")
 	case errors.As(err, &refusal):
 		return errInvalid("the archive was refused: %s", refusal.Message)
+	case errors.Is(err, context.DeadlineExceeded):
+		// Only an upload's adoption has a deadline of its own (backup.Adopt).
+		return newError(fiber.StatusServiceUnavailable, "unavailable",
+			"storing the uploaded archive took longer than %s, and nothing was stored; try again when the backup store is faster to reach", backup.TimeLimit)
 	}
 	return err
 }
@@ -173,6 +179,11 @@ func (s *Server) restoreBackup(c *fiber.Ctx) error {
 // may send up to BACKUP_MAX_UPLOAD); it is moved into the backup directory
 // under a temporary name, verified completely, and only then given its
 // name, so a bad or partial archive never shows in the list.
+//
+// Verifying and storing it ends within backup.TimeLimit (backup.Adopt):
+// the hourly purge aborts unfinished multipart uploads older than that,
+// and removes scratch archives older than that (a killed API's), so none
+// of either may belong to a request still running.
 func (s *Server) uploadBackup(c *fiber.Ctx) error {
 	if !strings.HasPrefix(strings.ToLower(c.Get(fiber.HeaderContentType)), fiber.MIMEMultipartForm) {
 		return newError(fiber.StatusUnsupportedMediaType, "unsupported_media_type",
@@ -193,6 +204,14 @@ func (s *Server) uploadBackup(c *fiber.Ctx) error {
 	if err := c.SaveFile(fh, tmp); err != nil {
 		_ = os.Remove(tmp)
 		return err
+	}
+	// A rename keeps the time the spooled file was last written; the
+	// scratch file's age must count from now, when its adoption starts
+	// (see backup.RemoveScratchLeftovers).
+	now := time.Now()
+	if err := os.Chtimes(tmp, now, now); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("upload backup: %w", err)
 	}
 	info, err := backup.Adopt(c.UserContext(), s.stores.Backups, tmp, backup.Limits{})
 	if err != nil {

@@ -56,6 +56,11 @@ func jobView(j repo.Job) Job {
 		v.Error = &JobError{Code: *j.ErrorCode, Message: deref(j.ErrorMessage)}
 	case j.Result != nil:
 		v.State = "completed"
+	case j.RestoreAbandoned:
+		// Its worker went away (repo.GetJob): River still says running
+		// until its rescuer looks, hours later.
+		v.State = "failed"
+		v.Error = &JobError{Code: "interrupted", Message: repo.AbandonedRestoreMessage}
 	case river == "running":
 		v.State = "running"
 	case river == "completed":

@@ -137,10 +137,20 @@ func (s *Server) recipeView(r repo.Recipe) Recipe {
 		IngredientSections:  make([]IngredientSection, len(r.IngredientSections)),
 		InstructionSections: make([]InstructionSection, len(r.InstructionSections)),
 	}
+	// The lines are read together: a line that does not show its language
+	// ("1 avocado") follows the recipe's, which decides its plural.
+	var lines []string
+	for _, s := range r.IngredientSections {
+		for _, it := range s.Items {
+			lines = append(lines, it.Text)
+		}
+	}
+	described := ingredientLines.DescribeRecipe(lines)
 	for i, s := range r.IngredientSections {
 		items := make([]Ingredient, len(s.Items))
 		for j, it := range s.Items {
-			items[j] = Ingredient{ID: it.ID, Described: ingredientLines.Describe(it.Text)}
+			items[j] = Ingredient{ID: it.ID, Described: described[0]}
+			described = described[1:]
 		}
 		v.IngredientSections[i] = IngredientSection{Name: s.Name, Ingredients: items}
 	}

@@ -46,3 +46,42 @@ func TestRecipeIngredientAmounts(t *testing.T) {
 		}
 	}
 }
+
+// TestRecipeLinesFollowTheRecipesLanguage: a line whose own words do not show
+// its language ("1 avocado") is read in its recipe's language, so in a Dutch
+// recipe it gets no English counted noun (which would read "2 avocados"),
+// while the same line in an English recipe does.
+func TestRecipeLinesFollowTheRecipesLanguage(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	_, tok := b.user(t, repo.RoleUser)
+	nouns := func(lines []string) map[string]bool {
+		rec := rcCreate(t, b, tok, mpBody(lines, mpSteps))
+		r := b.do(t, "GET", "/api/recipes/"+rec.ID.String(), nil, tok)
+		wantStatus(t, r, 200)
+		var raw struct {
+			IngredientSections []struct {
+				Ingredients []struct {
+					Text    string `json:"text"`
+					Amounts []struct {
+						Noun *struct{} `json:"noun"`
+					} `json:"amounts"`
+				} `json:"ingredients"`
+			} `json:"ingredientSections"`
+		}
+		r.JSON(t, &raw)
+		out := map[string]bool{}
+		for _, it := range raw.IngredientSections[0].Ingredients {
+			out[it.Text] = len(it.Amounts) > 0 && it.Amounts[0].Noun != nil
+		}
+		return out
+	}
+	dutch := nouns([]string{"2 eetlepels olijfolie", "1 ui, gesnipperd", "1 teentje knoflook", "1 avocado"})
+	if dutch["1 avocado"] {
+		t.Errorf("Dutch recipe: \"1 avocado\" has an English counted noun")
+	}
+	english := nouns([]string{"2 tablespoons olive oil", "1 onion, chopped", "1 clove garlic", "1 avocado"})
+	if !english["1 avocado"] {
+		t.Errorf("English recipe: \"1 avocado\" has no counted noun")
+	}
+}

@@ -108,11 +108,13 @@ type amount struct {
 
 // ReadAmounts finds every number in line and tells the amounts that scale from those that do not.
 func ReadAmounts(line string) Reading {
-	return readAmounts(line, lex(line))
+	return readAmounts(line, lex(line), LanguageUnknown)
 }
 
-func readAmounts(line string, toks []token) Reading {
-	r := reader{p: parser{line: line, toks: toks}}
+// readAmounts reads the line's tokens; recipe is the language of its recipe, for a line whose
+// words do not tell theirs.
+func readAmounts(line string, toks []token, recipe Language) Reading {
+	r := reader{p: parser{line: line, toks: toks}, recipe: recipe}
 	r.read()
 	return Reading{Numbers: r.numbers, amounts: r.amounts}
 }
@@ -199,15 +201,17 @@ type reader struct {
 	// heading is set for a line that only names a section ("For 6-8 cocktails:").
 	heading bool
 	openers []int // see enclosingParen
-	// lang is 1 once the line is known to read as English, 2 once known not to (see englishLine).
+	// lang is 1 once the line is known to read as English, 2 once known not to (see lineLanguage).
 	lang uint8
+	// recipe is the language of the line's recipe, which decides for a line that does not tell.
+	recipe Language
 }
 
 // english reports whether the line reads as English, working it out once.
 func (r *reader) english() bool {
 	if r.lang == 0 {
 		r.lang = 2
-		if englishLine(r.p.toks) {
+		if english, told := lineLanguage(r.p.toks); english && (told || r.recipe != LanguageOther) {
 			r.lang = 1
 		}
 	}
@@ -308,7 +312,7 @@ func (r *reader) readAmount(i int) (amount, int) {
 	a.tokEnd = j
 	a.unitEnd = j
 	// The unit: "cup", "15-ounce", "fl oz", "T.", "inch", "cm", "\"".
-	k := j
+	k := r.afterCanGrade(j)
 	if p.isPunct(k, "-") && !p.toks[k].spaceBefore {
 		k++
 	} else if p.isPunct(k, "-", "–") && p.tok(k+1) != nil && p.toks[k+1].kind == tWord && measureUnits[lookupUnit(p.toks[k+1].text, true)] {
@@ -353,7 +357,7 @@ func (r *reader) readAmount(i int) (amount, int) {
 // name that follows, without the describing words around it ("2 large eggs, beaten" → "eggs", "1
 // red onion" → "red onion", "1 large loaf brioche bread" → "loaf brioche bread"). Which of them
 // agrees with the number is the client's table's business; a line in another language has none,
-// since the table is English (see englishLine). A noun after an article agrees with the article,
+// since the table is English (see lineLanguage). A noun after an article agrees with the article,
 // not the number: "½ a lemon" × 3 is "1½ a lemon".
 func (r *reader) countedNoun(k int) *Span {
 	p := &r.p
@@ -445,8 +449,8 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 			return ReasonReference
 		case prev.kind == tWord && referenceWords[strings.TrimSuffix(prev.low, ".")]:
 			return ReasonReference
-		case prev.kind == tPunct && prev.text == "." && p.isWord(i-2, "no", "nr"):
-			return ReasonReference
+		case prev.kind == tPunct && prev.text == "." && p.isWord(i-2, "no", "nr", "n"):
+			return ReasonReference // "No. 2 can", "Spaghetti Nr. 5", "spaghetti n. 5"
 		case prev.kind == tWord && (prev.low == "à" || prev.low == "je" && i > 1 || prev.low == "pro" || prev.low == "per"):
 			return ReasonPerItem // "4 Filets à 150 g"; "je 1 TL Salz und Pfeffer" heads the line: 1 tsp of each, which scales
 		case prev.kind == tWord && (prev.low == "into" || prev.low == "in" && (a.unit == nil && cutWords[p.tokLow(next)] ||
@@ -759,40 +763,46 @@ func (r *reader) perItem(a *amount, i int) Reason {
 		k++
 	}
 	// A rate in the same clause: "1 teaspoon per kilo", "1 tsp salt per kilo of meat".
-	for n := k; n < len(p.toks) && n < k+4; n++ {
+	for n := k; n < len(p.toks) && n < k+6; n++ {
 		if p.toks[n].kind != tWord {
 			break
 		}
-		if p.isWord(n, "per", "pro", "je", "par") && p.tok(n+1) != nil && p.toks[n+1].kind == tWord && !articles[p.toks[n+1].low] ||
+		if p.isWord(n, "per", "pro", "je", "par", "por", "na") && r.rateOf(n) ||
 			p.isWord(n, "for", "a", "an") && p.isWord(n+1, "each", "every") {
 			return ReasonRate
 		}
 	}
 	// "4 zalmfilets van 150 g", "3 huevos de 60 g", "2 latas de 400 g": a measure introduced by "of"
 	// after things counted without a unit is the size of each.
-	if a.unit != nil && measureUnits[a.unit.Key] && i >= 3 && p.toks[i-1].kind == tWord && ofWords[p.toks[i-1].low] &&
-		len(r.amounts) > 0 && r.amounts[len(r.amounts)-1].unit == nil && r.numbers[len(r.numbers)-1].Start == r.amounts[len(r.amounts)-1].start {
+	// Also with an approximation between: "4 kipfilets van ca. 125 g", "4 fette di circa 200 g".
+	of := r.ofBefore(i)
+	if a.unit != nil && measureUnits[a.unit.Key] && of >= 2 && len(r.amounts) > 0 && r.amounts[len(r.amounts)-1].unit == nil &&
+		r.numbers[len(r.numbers)-1].Start == r.amounts[len(r.amounts)-1].start {
 		last := r.amounts[len(r.amounts)-1]
 		words := true
-		for k := last.tokEnd; k < i-1; k++ {
+		for k := last.tokEnd; k < of; k++ {
 			words = words && p.toks[k].kind == tWord
 		}
-		if words && last.tokEnd < i-1 {
+		if words && last.tokEnd < of {
 			return ReasonPerItem
 		}
+	}
+	// "in vier porties van 150 g", "cut into 4 pieces of 100 g": the size of each piece of a cut.
+	if a.unit != nil && of >= 1 && p.toks[of-1].kind == tWord && cutWords[p.toks[of-1].low] {
+		return ReasonPerItem
 	}
 	if open, in := r.enclosingParen(i); in && r.parenHas(open, "each", "apiece", "à", "ea", "per", "chacun", "chacune", "ciascuno", "ciascuna", "cada", "je", "po", "styck") {
 		return ReasonPerItem
 	}
 	// "each" after the amount: the size of each of the items counted before ("4 steaks, about
-	// 4-5 oz each"), or, when nothing was counted before, a heading ("1/2 tsp EACH onion powder
-	// and paprika", "salt and pepper, 1 tsp each").
+	// 4-5 oz each", "4 fette di pesce spada di circa 200 g l'una"), or, when nothing was counted
+	// before, a heading ("1/2 tsp EACH onion powder and paprika", "salt and pepper, 1 tsp each").
 	for n := k; n < len(p.toks) && n < k+3; n++ {
 		t := p.toks[n]
 		if t.kind == tPunct {
 			break
 		}
-		if t.low == "each" || t.low == "apiece" {
+		if eachWords[t.low] {
 			if len(r.amounts) > 0 {
 				return ReasonPerItem
 			}
@@ -800,6 +810,55 @@ func (r *reader) perItem(a *amount, i int) Reason {
 		}
 	}
 	return ""
+}
+
+// afterCanGrade returns the token after a can size graded by number between a count and the can
+// ("1 No. 2 can", "2 #10 cans"), or k when there is none: the count counts the cans.
+func (r *reader) afterCanGrade(k int) int {
+	p := &r.p
+	g := k
+	switch {
+	case p.isWord(g, "no", "nr") && p.isPunct(g+1, ".") && p.tok(g+2) != nil && p.toks[g+2].kind == tNum:
+		g += 3
+	case p.isPunct(g, "#") && p.tok(g+1) != nil && p.toks[g+1].kind == tNum && !p.toks[g+1].spaceBefore:
+		g += 2
+	default:
+		return k
+	}
+	if t := p.tok(g); t != nil && t.kind == tWord && isContainer(t.text) {
+		return g
+	}
+	return k
+}
+
+// rateOf reports whether the word after the rate word at token per says what a rate is per: "per
+// kilo", "pro Person", "par litre", "por persona", "na osobę"; in English any word but an article
+// ("1 tbsp per glass"). In Italian and Dutch "per" is also "for" ("lievito per dolci", "per la
+// salsa"), and Spanish "por" and Polish "na" have other senses, so elsewhere they make a rate only
+// before a measure or a serving.
+func (r *reader) rateOf(per int) bool {
+	p := &r.p
+	t := p.tok(per + 1)
+	if t == nil || t.kind != tWord || articles[t.low] {
+		return false
+	}
+	return r.english() && !p.isWord(per, "por", "na") || lookupUnit(t.text, false) != "" || servingWords[t.low] || isMeasureWord(t.low)
+}
+
+// ofBefore returns the index of the "of" word that introduces the amount at token i, maybe with
+// an approximation between ("van ca. 125 g", "di circa 200 g"), or -1.
+func (r *reader) ofBefore(i int) int {
+	p := &r.p
+	j := i - 1
+	if p.isPunct(j, ".") && j > 0 && approxWords[p.toks[j-1].low] {
+		j -= 2
+	} else if j >= 0 && p.toks[j].kind == tWord && approxWords[p.toks[j].low] {
+		j--
+	}
+	if j >= 0 && p.toks[j].kind == tWord && ofWords[p.toks[j].low] {
+		return j
+	}
+	return -1
 }
 
 // dimension classifies a length: a quantity when it heads the line and measures the food ("2 inch
@@ -955,6 +1014,21 @@ func isContainer(w string) bool {
 	return foreignContainers[strings.ToLower(strings.TrimSuffix(w, "."))]
 }
 
+// eachWords after an amount make it the size of each item counted before it.
+var eachWords = setOf("each", "apiece", "l'una", "l'uno", "l’una", "l’uno", "cadauno", "cadauna", "ciascuno", "ciascuna",
+	"chacun", "chacune")
+
+// isMeasureWord reports whether a word is a measure in any language's lexicon ("chilo", "Liter").
+func isMeasureWord(w string) bool {
+	f := foldWord(w)
+	for _, lx := range lexicons {
+		if lx != nil && lx.exact[classMeasure][f] != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // referenceWords are words before a number that make it a reference, not an amount.
 var referenceWords = setOf("note", "notes", "step", "steps", "recipe", "page", "footnote", "mark", "size",
 	"type", "typ", "tipo", "number", "no", "nr", "nº", "photo", "version", "day", "week", "serves", "makes", "yield",
@@ -970,12 +1044,15 @@ var timeWords = setOf("minute", "minutes", "min", "mins", "hour", "hours", "hr",
 var yieldWords = setOf("for", "serves", "makes", "feeds", "yields", "yield", "für", "pour", "per")
 
 var servingWords = setOf("servings", "serving", "people", "persons", "person", "portions", "portion", "personnes",
-	"personen", "persone", "porciones", "cocktails", "drinks")
+	"personne", "personen", "persoon", "persone", "persona", "personas", "pessoa", "pessoas", "porciones",
+	"comensal", "comensales", "osobę", "osoby", "osobu",
+	"cocktails", "drinks")
 
 // cutWords name the pieces of a cut, whose size is never an amount ("1-inch cubes").
 var cutWords = setOf("cubes", "cube", "pieces", "chunks", "chunk", "dice", "diced", "strips", "strip", "slices",
 	"rounds", "lengths", "wedges", "batons", "matchsticks", "segments", "squares", "rings", "florets", "bits",
-	"cubed", "sections", "portions", "pcs", "stücke", "morceaux", "pezzi", "trozos", "cubitos", "dados")
+	"cubed", "sections", "portions", "pcs", "stücke", "morceaux", "pezzi", "trozos", "cubitos", "dados",
+	"porties", "portionen", "porzioni", "porciones", "porções", "stukken", "stukjes", "bitar", "kawałki", "kousky")
 
 // panWords make a length the size of a pan or a crust ("9-inch pie crust", "9x13 inch pan").
 var panWords = setOf("pan", "pans", "dish", "tin", "skillet", "mold", "mould", "ramekin", "ramekins", "springform",
@@ -1000,5 +1077,7 @@ var foreignContainers = setOf("dose", "dosen", "glas", "gläser", "packung", "pa
 	"becher", "flasche", "beutel", "boîte", "boîtes", "conserve", "sachet", "pot", "barattolo", "lattina",
 	"confezione", "vasetto", "scatola", "lata", "latas", "bote", "paquete", "sobre", "blik", "pak", "zak", "pakje",
 	"blikken", "pakken", "potje", "bakje", "brique", "paquet", "bocal", "barquette", "confezioni", "busta",
-	"scatoletta", "tarro", "pacote", "caixa", "burk", "burkar", "paket", "förp", "opakowanie", "opakowania",
-	"puszka", "puszki", "słoik", "słoiki", "torebka", "dåse", "pakke", "boks")
+	"scatoletta", "bustina", "bustine", "lattine", "barattoli", "vasetti", "tarro", "pacote", "caixa", "burk", "burkar", "paket", "förp", "opakowanie", "opakowania",
+	"puszka", "puszki", "słoik", "słoiki", "torebka", "dåse", "pakke", "boks",
+	"plechovka", "plechovky", "plechovek", "konzerva", "konzervy", "balíček", "balíčky", "balení", "sklenice",
+	"sklenička", "kelímek", "kelímky", "sáček", "sáčky", "pohár")

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +69,21 @@ func TestReadAmountsReasons(t *testing.T) {
 		{"1 pound 41/50 shrimp", []string{"1+", "41/50 name"}},
 		{"2 latas de atún (de 80 g)", []string{"2+", "80 package-size"}},
 		{"2 puszki pomidorów (po 400 g)", []string{"2+", "400 per-item"}},
+		{"1 bustina di lievito per dolci (16 g)", []string{"1+", "16 package-size"}},
+		{"80 g di pasta per persona", []string{"80 rate"}},
+		{"100 g de pasta por persona", []string{"100 rate"}},
+		{"100 g makaronu na osobę", []string{"100 rate"}},
+		{"1 c. à café de sel par litre d'eau", []string{"1 rate"}},
+		{"1 bustina di zafferano per il risotto", []string{"1+"}},
+		{"1 tsp sugar per glass", []string{"1 rate"}},
+		{"2 Lachsfilets von je 150 g", []string{"2+", "150 per-item"}},
+		{"4 kipfilets van ca. 125 g", []string{"4+", "125 per-item"}},
+		{"4 fette di pesce spada di circa 200 g l'una", []string{"4+", "200 per-item"}},
+		{"600 g zalm, in vier porties van 150 g", []string{"600+", "150 per-item"}},
+		{"300 g di spaghetti n. 5", []string{"300+", "5 reference"}},
+		{"1 No. 2 can crushed pineapple", []string{"1+", "2 reference"}},
+		{"2 #10 cans tomatoes", []string{"2+", "10 reference"}},
+		{"1 plechovka rajčat (400 g)", []string{"1+", "400 package-size"}},
 	}
 	for _, tt := range tests {
 		rd := ReadAmounts(tt.line)
@@ -159,12 +175,24 @@ func FuzzReadAmounts(f *testing.F) {
 		"1 (", "((((1", "1-", "1 - - 2", "1/0", "0/0 cups", "1 or", "1 to 2 to 3", "2 ½ - 3 ¼", "1,5 %", "1:1:1",
 		"$1.99", "1 1/2-inch (4 cm) piece", "1 jar (8 ounce size)", "4 steaks, about 4-5 oz each", "For 6-8:",
 		strings.Repeat("1 (", 200), strings.Repeat("2 x ", 100), "99999999999999999999999999999999999999999 cups",
+		"1 No. 2 can", "2 #10 cans", "4 fette di circa 200 g l'una", "in vier porties van 150 g", "1 avocado",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		start := time.Now()
 		checkAmounts(t, line)
+		// The recipe's language changes at most which words are counted nouns.
+		alone, inDutch := Describe(line), DescribeRecipe([]string{"2 el olijfolie", line})[1]
+		if len(alone.Amounts) != len(inDutch.Amounts) || inDutch.Text != line {
+			t.Fatalf("%q: %+v alone, %+v in a Dutch recipe", line, alone, inDutch)
+		}
+		for i, a := range inDutch.Amounts {
+			a.Noun = alone.Amounts[i].Noun
+			if !reflect.DeepEqual(a, alone.Amounts[i]) {
+				t.Fatalf("%q: amount %+v alone, %+v in a Dutch recipe", line, alone.Amounts[i], inDutch.Amounts[i])
+			}
+		}
 		// Not a performance assertion: a line that takes this long has hit a blow-up, not a slow machine.
 		if d := time.Since(start); d > 5*time.Second {
 			t.Fatalf("%d bytes took %v", len(line), d)
@@ -241,6 +269,42 @@ func TestCountedNounOnlyInEnglish(t *testing.T) {
 		}
 		if got != tt.noun {
 			t.Errorf("%q: noun %q, want %q", tt.line, got, tt.noun)
+		}
+	}
+}
+
+// A can graded by number between the count and the can ("1 No. 2 can") is what the count counts.
+func TestReadAmountsCanGrade(t *testing.T) {
+	for _, line := range []string{"1 No. 2 can crushed pineapple", "2 #10 cans tomatoes"} {
+		as := ReadAmounts(line).Amounts(line)
+		if len(as) != 1 || as[0].Unit == nil || as[0].Unit.Key != unitCan {
+			t.Errorf("%q: amounts %+v, want one counting cans", line, as)
+		}
+	}
+}
+
+// A line whose words do not tell its language is in its recipe's: its counted noun is given (for
+// the client's English table) in an English recipe or on its own, not in a Dutch one; a line whose
+// words tell keeps its own language in any recipe.
+func TestDescribeRecipeLanguage(t *testing.T) {
+	noun := func(d Described) bool { return len(d.Amounts) == 1 && d.Amounts[0].Noun != nil }
+	if !noun(Describe("1 avocado")) {
+		t.Error(`"1 avocado" on its own: no counted noun`)
+	}
+	if got := DescribeRecipe([]string{"1 cup rice", "1 avocado"}); !noun(got[1]) {
+		t.Errorf("English recipe: %+v, want a counted noun", got[1])
+	}
+	dutch := []string{"2 el olijfolie", "1 rode ui, gesnipperd", "1 avocado", "1 ripe avocado, diced"}
+	got := DescribeRecipe(dutch)
+	if noun(got[2]) {
+		t.Errorf("Dutch recipe: %+v, want no counted noun", got[2])
+	}
+	if !noun(got[3]) {
+		t.Errorf("English line in a Dutch recipe: %+v, want a counted noun", got[3])
+	}
+	for i, l := range dutch {
+		if got[i].Text != l {
+			t.Errorf("line %d: text %q", i, got[i].Text)
 		}
 	}
 }

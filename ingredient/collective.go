@@ -1,6 +1,9 @@
 package ingredient
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Collective references name several lines at once: "the dry ingredients", "the marinade
 // ingredients", "all the spices", "the remaining ingredients", "todos los ingredientes". They link
@@ -60,7 +63,11 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 		}
 		w := normalize(p.Name)
 		for k, kind := range []wordClass{kindSpice, kindVegetable, kindDry, kindWet} {
-			if lx.contains(kind, w) || lx != lexicons["en"] && lx.containsPrefix(kind, w) {
+			if lx.contains(kind, w) || lx != lexicons["en"] && lx.containsPrefix(kind, w) ||
+				kind == kindVegetable && endsWithEntry(lx, kind, w) {
+				if kind == kindVegetable && lx != lexicons["en"] && isStock(w, lx) {
+					continue // "Gemüsebrühe" is a stock, not a vegetable
+				}
 				c.kinds[k] = append(c.kinds[k], i)
 			}
 		}
@@ -68,8 +75,31 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 	return c
 }
 
-// link adds to found the members of the collective references of a step not used before it.
-func (c *collectives) link(v stepView, hits []hit, used, found []bool, stepSec int) {
+// endsWithEntry reports, in the languages that write compounds as one word, whether a word ends with
+// a one-word entry of a class of four letters or more: "Knollensellerie", "winterwortels" and
+// "knolselderij" are vegetables.
+func endsWithEntry(lx *lexicon, class wordClass, words []string) bool {
+	compound := false
+	for l := range compoundLanguages {
+		compound = compound || lexicons[l] == lx
+	}
+	if !compound {
+		return false
+	}
+	for _, w := range words {
+		for _, e := range lx.singles[class] {
+			if len(e) >= 4 && len(w) > len(e)+2 && strings.HasSuffix(w, e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// link adds to found the members of the collective references of a step not combined before it
+// (members only cut or rinsed so far are still apart: this step is where they come together).
+func (c *collectives) link(v stepView, hits []hit, st *dishState, found []bool, stepSec int) {
+	used := st.used
 	inHit := make([]bool, len(v.toks))
 	for _, h := range hits {
 		if onlyKinds(h) {
@@ -103,16 +133,22 @@ func (c *collectives) link(v stepView, hits []hit, used, found []bool, stepSec i
 		for j := max(0, k-3); j < k+n; j++ {
 			remaining = remaining || (v.lx.has(classAll, v.toks, j) && v.toks[j] != "all" && v.lx.has(classPortion, v.toks, j))
 		}
-		usedBefore := 0
+		// Members only cut so far ("chop the onion, carrot and celery", then "add the vegetables")
+		// are not a bowl yet: with none of the group combined, this step is their first use together.
+		usedBefore, combinedBefore := 0, 0
 		for _, m := range members {
 			if used[m] {
 				usedBefore++
 			}
+			if st.combined[m] {
+				combinedBefore++
+			}
 		}
-		if remaining || 2*usedBefore < len(members) {
+		if remaining || 2*usedBefore < len(members) || combinedBefore == 0 {
 			for _, m := range members {
-				if !used[m] && !excluded(v, hits, m) {
+				if !st.combined[m] && !excluded(v, hits, m) {
 					found[m] = true
+					st.cutOnly[m] = false // together from here on
 				}
 			}
 		}
@@ -132,6 +168,15 @@ func (c *collectives) blocked(v stepView, k, end int) bool {
 		if v.lx.has(classGather, v.toks, i) && !v.lx.has(classArticle, v.toks, max(0, i-1)) {
 			return true
 		}
+	}
+	// "Für das Gemüse die Zwiebeln schälen", "for the vegetables, dice the onion": the part of the
+	// recipe the step makes, named before its foods, not the foods in hand.
+	p := k - 1
+	for p >= 0 && v.lx.has(classArticle, v.toks, p) {
+		p--
+	}
+	if p >= 0 && p < k-1 && v.lx.has(classPurpose, v.toks, p) && v.toks[p] != "of" && !v.lx.has(classFrom, v.toks, p) {
+		return true
 	}
 	verb, _, ok := v.verbBefore(k)
 	return ok && verb == classDiscard

@@ -9,8 +9,8 @@ package ingredient
 // prepositions, the words for juice, zest and ripe, the pieces a food is cut into, and common
 // describing words. They are folded as the line's words are (lower case, no accents, "blokjes" →
 // "blokje"). Measures come from each language's measure list in data/roles.txt. Words that English
-// lines use too ("as", "no", "do", "i", "per", "non", "mature", "med" for medium, "store", "petite") are left out:
-// they tell nothing.
+// lines use too ("as", "no", "do", "i", "per", "non", "mature", "med" for medium, "store", "petite",
+// the "fraîche" of crème fraîche) are left out: they tell nothing.
 var lineWords = map[string][]string{
 	"en": {"the", "of", "and", "or", "with", "for", "plus", "about", "into", "to", "taste", "each",
 		"juice", "zest", "ripe", "fresh", "large", "small", "medium", "whole", "optional",
@@ -21,7 +21,7 @@ var lineWords = map[string][]string{
 		"gehackt", "gewürfelt", "geschält", "halbiert", "geviertelt", "unbehandelt",
 		"würfel", "scheiben", "streifen", "stücke", "ringe", "spalten"},
 	"fr": {"de", "du", "des", "d", "la", "le", "les", "et", "ou", "avec", "pour",
-		"jus", "zeste", "mûr", "mûre", "traité", "traitée", "sanguine", "frais", "fraîche", "gros", "grosse",
+		"jus", "zeste", "mûr", "mûre", "traité", "traitée", "sanguine", "frais", "gros", "grosse",
 		"haché", "hachée", "coupé", "coupée", "pelé", "pelée", "moyen", "moyenne", "entier", "entière",
 		"tranches", "lamelles", "rondelles", "morceaux", "quartiers"},
 	"es": {"de", "del", "la", "el", "los", "las", "y", "con", "para", "gusto",
@@ -65,11 +65,12 @@ var lineLangs = func() map[string]uint16 {
 	return m
 }()
 
-// englishLine reports whether the words of a line read as English: no other language has more of
-// its own words in it than English has. A line without any telling word is English, the language
-// of the client's table; a name borrowed from another language ("2 cups pico de gallo", "1 cup
-// crème fraîche") is outweighed by the English words around it.
-func englishLine(toks []token) bool {
+// lineLanguage tells whether the words of a line read as English (no other language has more of
+// its own words in it than English has), and whether they tell anything at all: "1 avocado" or "2
+// limes" has no word that only one language uses, and reads as English only for want of a sign.
+// A name borrowed from another language ("2 cups pico de gallo", "1 cup crème fraîche") is
+// outweighed by the English words around it.
+func lineLanguage(toks []token) (english, told bool) {
 	var counts [16]int
 	for _, t := range toks {
 		if t.kind != tWord {
@@ -81,6 +82,9 @@ func englishLine(toks []token) bool {
 			if lx := lexicons[lineLangOrder[i]]; lx != nil && len(w) > 1 && lx.exact[classMeasure][w] != nil && unitWords[w] == "" {
 				bits |= 1 << i // "cucharada", "eetlepel", "msk"; not "g" or "ml", which English writes too
 			}
+		}
+		if bits != 0 {
+			told = true
 		}
 		if bits&1 != 0 {
 			counts[0]++
@@ -94,8 +98,51 @@ func englishLine(toks []token) bool {
 	}
 	for i := 1; i < len(lineLangOrder); i++ {
 		if counts[i] > counts[0] {
-			return false
+			return false, told
 		}
 	}
-	return true
+	return true, told
+}
+
+// Language is what is known of the language of the recipe a line belongs to, for the lines whose
+// own words do not tell theirs.
+type Language uint8
+
+const (
+	// LanguageUnknown reads a line that does not tell its language as English, the language of
+	// the client's table: a line read on its own (`admin ingredients`).
+	LanguageUnknown Language = iota
+	// LanguageEnglish: the recipe's lines read as English.
+	LanguageEnglish
+	// LanguageOther: more of the recipe's lines read as another language than as English, so a
+	// line that does not tell is in that language too ("1 avocado" in a Dutch recipe keeps its
+	// word at any servings).
+	LanguageOther
+)
+
+// verdict is what a line's words say of its language (see lineLanguage).
+type verdict struct{ english, told bool }
+
+func verdictOf(toks []token) verdict {
+	english, told := lineLanguage(toks)
+	return verdict{english, told}
+}
+
+// recipeLanguage is the language of a recipe from the lines that tell theirs: English unless more
+// of them read as another language.
+func recipeLanguage(lines []verdict) Language {
+	english, other := 0, 0
+	for _, v := range lines {
+		switch {
+		case !v.told:
+		case v.english:
+			english++
+		default:
+			other++
+		}
+	}
+	if other > english {
+		return LanguageOther
+	}
+	return LanguageEnglish
 }

@@ -139,7 +139,8 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	links := make([][2]int, 0, len(ingredients)*2)
 	found := make([]bool, len(ingredients))
 	n := len(ingredients)
-	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n)}
+	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n),
+		combined: make([]bool, n), cutOnly: make([]bool, n)}
 	st.serving = make([]bool, n)
 	st.lastStep = make([]int, n)
 	for i := range st.lastStep {
@@ -161,6 +162,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		clear(found)
 		for i := range st.prepOnly {
 			st.prepOnly[i] = true
+			st.cutOnly[i] = true
 		}
 		hitEnd := hitEnds(hits[s], len(view.toks))
 		var anchors []int
@@ -184,8 +186,9 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 			noUse[hi] = r.blocked
 			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
-			if h.plural {
-				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles.
+			if h.plural || view.allBefore(h.pos) {
+				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles;
+				// "tutti i funghi" the champignons and the porcini, whatever the plural looks like.
 				ings = withSameHead(ings, h)
 			}
 			if kind == kindHypernym && h.plural && !r.portion {
@@ -198,7 +201,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				if r.linked(ings[0], st) {
 					anchors = append(anchors, ings[0])
 				}
-			case kind != kindHypernym && (!h.plural || kind >= kindFull-synonymPenalty):
+			case kind != kindHypernym && (!h.plural && !view.allBefore(h.pos) || kind >= kindFull-synonymPenalty):
 				// "the sugar" with a crust sugar and a filling sugar: decide once the step's other
 				// ingredients are known. (A plural of different foods, "the onions" with red and
 				// yellow onions, keeps them all; a plural of one food listed twice does not.)
@@ -208,7 +211,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			for _, ing := range ings {
 				if r.linked(ing, st) && !(r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
-					st.prepOnly[ing] = st.prepOnly[ing] && r.prep
+					st.mark(ing, r)
 				}
 			}
 		}
@@ -222,7 +225,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			for _, ing := range ings {
 				if p.r.linked(ing, st) && !(p.r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
-					st.prepOnly[ing] = st.prepOnly[ing] && p.r.prep
+					st.mark(ing, p.r)
 				}
 			}
 		}
@@ -233,12 +236,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			for _, ing := range ings {
 				if pronounLinks(view, p, r, ing, sameStep, st) && !(r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
-					st.prepOnly[ing] = st.prepOnly[ing] && r.prep
+					st.mark(ing, r)
 				}
 			}
 		}
 		prevRuns = runs
-		coll.link(view, hits[s], used, found, secs.stepSection(s))
+		coll.link(view, hits[s], st, found, secs.stepSection(s))
 		// Salt named by a verb ("Salez", "salate") is, of several salt lines, the one of the step's
 		// part of the recipe, as a salt named by its name.
 		ofPart := func(ings []int) []int {
@@ -248,7 +251,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			if out := secs.inSection(ings, secs.stepSection(s)); len(out) > 0 {
 				return out // the part a heading or the step's own section names
 			}
-			return secs.pick(ings, s, view, hits[s], anchors)
+			out := secs.pick(ings, s, view, hits[s], anchors)
+			if len(out) == len(ings) && secs.spansSections(ings) {
+				// Nothing tells which part's salt salts this water: none (rule 15).
+				return nil
+			}
+			return out
 		}
 		idx.implicit(texts[s].words, hits[s], lx, ofPart, found)
 		for ing, ok := range found {
@@ -261,6 +269,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				used[ing] = true
 				st.lastStep[ing] = s
 				st.inDish[ing] = st.inDish[ing] || !st.prepOnly[ing]
+				st.combined[ing] = st.combined[ing] || !st.cutOnly[ing]
 			}
 		}
 	}
@@ -281,6 +290,8 @@ type mentionRole struct {
 	mixWord string // the mixture noun right after the mention ("puree" in "the tomato puree")
 	serve   bool   // under a serving or garnishing verb
 	prep    bool   // under a prep or cooking verb: the ingredient is worked on apart, not yet in the dish
+	cut     bool   // under a prep verb (chop, peel, rinse): worked on apart, not combined with anything
+	move    bool   // the object of a move verb (let it soak, cover, rest): handled, not put in the dish
 	cook    bool   // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool   // water named as a bath or boiling medium
 	applied bool   // the food is put on a surface or into water: "a floured surface", "oil the grate"
@@ -304,7 +315,19 @@ type dishState struct {
 	serving      []bool   // lines with some for serving ("plus extra for serving"): linked where served
 	used, inDish []bool
 	prepOnly     []bool // this step: every mention that linked the line was under a prep or cooking verb
-	lastStep     []int  // the last step that linked the line, or -1
+	// combined: linked other than by a prep verb alone (chop, peel, rinse). Foods cut in one step
+	// still lie apart on the board, so a later "add the vegetables" is where they are first used
+	// together; foods cooked, mixed or added together are a group from then on.
+	combined []bool
+	cutOnly  []bool // this step: every mention that linked the line was under a prep verb
+	lastStep []int  // the last step that linked the line, or -1
+}
+
+// mark records how a mention that links ing worked on it.
+func (st *dishState) mark(ing int, r mentionRole) {
+	// Greasing the tin or flouring the board puts none of the line in the dish.
+	st.prepOnly[ing] = st.prepOnly[ing] && (r.prep || r.applied || r.move)
+	st.cutOnly[ing] = st.cutOnly[ing] && r.cut
 }
 
 // combinedNames marks the mentions that together name a mixture made earlier: two foods side by
@@ -330,12 +353,19 @@ func combinedNames(hits []hit, st *dishState) []bool {
 
 func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	var r mentionRole
-	if v.inCondition(h.pos) {
+	if v.inCondition(h.pos) || h.pos < v.title {
+		// A doneness cue, or the title a step opens with ("Lag smør- og tomatcurry: ...").
 		r.blocked = true
 		return r
 	}
 	// "the remaining ladyfingers and cream mixture": a portion is taken of the line itself.
 	mixWord, mixture := v.mixtureWord(h.end, func(k int) int { return hitEnd[k] }, !v.portionBefore(h.pos))
+	if !mixture && v.mixtureOf(h.pos) {
+		mixture, mixWord = true, v.toks[h.pos-2]
+		if v.lx.has(classArticle, v.toks, h.pos-1) {
+			mixWord = v.toks[h.pos-3]
+		}
+	}
 	if mixture {
 		r.blocked = true
 		r.mixWord = mixWord
@@ -350,8 +380,10 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		r.blocked = true
 		return r
 	}
-	r.portion = v.portionBefore(h.pos)
-	object := hasVerb && (at >= 0) && !v.targetBefore(h.pos) && !v.movedOut(h.end-1)
+	r.portion = v.portionBefore(h.pos) || v.portionAfter(h.end)
+	// "Rub the butter over the chicken", "season the fish": a prep verb works on its target too
+	// (rule 31), where "pour the cream over the potatoes" only adds to it.
+	object := hasVerb && (at >= 0) && (!v.targetBefore(h.pos) || verb == classPrep) && !v.movedOut(h.end-1)
 	r.applied = v.appliedAt(h)
 	if object && verb == classMove && v.lx.has(classPlace, v.toks, at) && v.placedIn(h.end) {
 		// "Spoon the chicken into the tortillas", "Set the roast on top of the vegetables": moving
@@ -361,9 +393,12 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
 		v.broughtBack(h.pos, h.end) || r.applied
 	r.prep = hasVerb && (verb == classPrep || verb == classCook)
+	r.cut = hasVerb && verb == classPrep && !v.joinedLater(h.end)
+	r.move = object && verb == classMove
 	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")
 	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
-	r.water = v.isBath(h.pos, h.end)
+	// "Remoja el pan en un poco de agua": water a food is soaked or dipped in is a bath.
+	r.water = v.isBath(h.pos, h.end) || hasVerb && verb == classPrep && v.targetBefore(h.pos)
 	return r
 }
 
@@ -589,6 +624,14 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			i++
 			continue
 		}
+		if idx.lang != "en" && isExactVerb(lexicons[idx.lang], raw[i]) && (i == 0 || !lexicons[idx.lang].has(classArticle, raw, i-1)) {
+			i++ // "Grädda" (bake) is not the grädde, though their stems meet
+			continue
+		}
+		if idx.lang != "en" && i > 0 && isNumber(raw[i-1]) && lexicons[idx.lang].has(classMeasure, raw, i) {
+			i++ // "175 grader" is a temperature, not the grädde
+			continue
+		}
 		var best []candidate
 		bestLen := 0
 		if idx.first[t] {
@@ -622,9 +665,13 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 				}
 			}
 		}
-		if bestLen == 0 && idx.lang != "en" {
+		if bestLen == 0 && idx.lang != "en" && lexicons[idx.lang].appliedFolded[raw[i]] {
+			// "bemehlten", "bebloemde", "mjölat": a participle of applying a food holds its name.
+			best, bestLen = idx.keyInside(t)
+		}
+		if bestLen == 0 && idx.lang != "en" && !isKindWord(idx.lang, raw, i) {
 			best, bestLen = idx.compoundAt(t)
-			if bestLen > 0 && isVerbWord(lexicons[idx.lang], raw, i) {
+			if bestLen > 0 && isExactVerb(lexicons[idx.lang], raw[i]) {
 				// A verb is not a compound of a food: "blanda" (mix) is not "blandfärs", "piske"
 				// (whip) not "piskefløde".
 				best, bestLen = nil, 0
@@ -653,23 +700,50 @@ func isMeat(w []string, lx *lexicon) bool {
 	if !lx.contains(kindMeat, w) && !lx.containsPrefix(kindMeat, w) {
 		return false
 	}
+	return !isStock(w, lx)
+}
+
+// isStock reports whether a name outside English is a stock: a word ends with a stock word
+// ("Rinderfond", "Gemüsebrühe", "caldo de pollo").
+func isStock(w []string, lx *lexicon) bool {
 	for _, x := range w {
 		for _, s := range lx.singles[kindStock] {
 			if strings.HasSuffix(x, s) {
-				return false
+				return true
 			}
 		}
 	}
-	return true
+	return false
 }
 
-// isVerbWord reports whether words[k] is a verb of the language's lists that mixes, cooks, moves
-// or discards. Use and prep verbs are left out: some apply the food they are named after
-// ("poivrez", "salzen", "raspen").
-func isVerbWord(lx *lexicon, words []string, k int) bool {
-	for _, c := range []wordClass{classMixVerb, classCook, classMove, classDiscard} {
+// isKindWord reports whether words[k] names a kind of food ("das Gemüse", "het vlees", "fisken"):
+// the kind, not a compound that starts with it ("Gemüsebrühe", "fiskekraft").
+func isKindWord(lang string, words []string, k int) bool {
+	lx := lexicons[lang]
+	for _, c := range []wordClass{classVegRef, classSpiceRef, classMeatRef} {
 		if lx.has(c, words, k) {
 			return true
+		}
+	}
+	if ff := forms[lang]; ff != nil {
+		for _, kind := range ff.kinds {
+			if len(kind.word) == 1 && stemWord(words[k], lang) == stemWord(kind.word[0], lang) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isExactVerb reports whether a word is written out in the language's lists as a verb that mixes,
+// cooks, moves or discards (not as a verb's stem: "brat*" also starts "Bratwurst"). Use and prep
+// verbs are left out: some apply the food they are named after ("poivrez", "salzen", "raspen").
+func isExactVerb(lx *lexicon, w string) bool {
+	for _, c := range []wordClass{classMixVerb, classCook, classMove, classDiscard} {
+		for _, ph := range lx.exact[c][w] {
+			if len(ph.words) == 1 {
+				return true
+			}
 		}
 	}
 	return false
@@ -847,13 +921,21 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
 				names = append(names, hf)
 			}
+			if raw := normalizeIn(p.Name, lang); len(raw) > 1 && lexicons[lang].has(classFrom, raw, len(raw)-1) && p.Notes != "" {
+				// "Saft von 1 Zitrone", "zumo de 1 limón": the fruit is in the notes, and the
+				// step's "Zitronensaft" names it.
+				if fruit := cleanName(slices.DeleteFunc(normalizeIn(p.Notes, lang), isNumber), lang); len(fruit) > 0 && !onlyFunctionWords(fruit, lang) {
+					names = append(names, fruit)
+				}
+			}
 		}
 		if lang == "en" {
 			names = append(names, englishVariants(names[0])...)
+			names = append(names, listedInNotes(p.Notes)...)
 		}
 		var alts, plainAlts [][]string
 		for _, name := range names {
-			for _, alt := range alternatives(name) {
+			for _, alt := range alternatives(name, lexicons[lang]) {
 				plainAlts = append(plainAlts, alt)
 				alts = append(alts, stemWords(alt, lang))
 			}
@@ -880,7 +962,16 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 				idx.addKeys(i, append(slices.Clip(w), p.Unit), 0)
 			}
 			for _, v := range synonymVariants(alt) {
-				idx.addKeys(i, dropIgnored(v), synonymPenalty)
+				dv := dropIgnored(v)
+				if len(dv) < len(v) && len(dv) < len(w) {
+					// "raw sugar" for demerara sugar loses "raw" as a descriptor: a bare "sugar"
+					// would be the whole name of the demerara line.
+					continue
+				}
+				idx.addKeys(i, dv, synonymPenalty)
+			}
+			if lang != "en" {
+				idx.addSameFood(i, alt)
 			}
 		}
 		if lx := lexicons[lang]; lang != "en" && len(alts) > 0 && isMeat(plainAlts[0], lx) {
@@ -890,18 +981,40 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 				idx.add(candidate{ing: i, kind: kindHypernym, cover: 1, head: stemWord(ref, lang)}, []string{stemWord(ref, lang)})
 			}
 		}
+		if lang != "en" && len(plainAlts) > 0 {
+			// "der Fisch" for the Lachs, "i pesci" for the merluzzo, "la pasta" for the ditalini
+			// (data/forms.txt), as the hypernyms of English.
+			for _, plain := range plainAlts {
+				for _, kw := range kindWords(plain, lang) {
+					kw = stemWords(kw, lang)
+					idx.add(candidate{ing: i, kind: kindHypernym, cover: 1, head: kw[len(kw)-1]}, kw)
+				}
+				// "i tuorli", "das Eigelb" for the eggs line, as "the chicken" for chicken thighs.
+				for _, pw := range partWords(plain, lang) {
+					pw = stemWords(pw, lang)
+					idx.add(candidate{ing: i, kind: kindPartModifier, cover: 1, head: pw[len(pw)-1]}, pw)
+				}
+			}
+		}
 		if lang != "en" && len(alts) > 0 {
-			// Outside English the parser's salt-and-pepper test does not know the words.
-			w := alts[len(alts)-1]
+			// Outside English the parser's salt-and-pepper test does not know the words. "Sel,
+			// poivre" and "sal y pimienta" are a salt line and a pepper line at once.
 			lx := lexicons[lang]
-			switch {
-			case len(w) > 0 && lx.has(kindSalt, w, len(w)-1):
-				seasoning = true
+			salt, pepper := false, false
+			// The alternatives of the last form of the name, whose head is last ("acciughe sotto
+			// sale" is anchovies).
+			last := alternatives(stemWords(names[len(names)-1], lang), lx)
+			for _, w := range last {
+				salt = salt || len(w) > 0 && lx.has(kindSalt, w, len(w)-1)
+				pepper = pepper || len(w) > 0 && lx.has(kindPepper, w, len(w)-1)
+			}
+			if salt {
 				idx.saltOnly = append(idx.saltOnly, i)
-			case len(w) > 0 && lx.has(kindPepper, w, len(w)-1):
-				seasoning = true
+			}
+			if pepper {
 				idx.pepperOnly = append(idx.pepperOnly, i)
 			}
+			seasoning = seasoning || salt || pepper
 		}
 		if seasoning {
 			idx.salt = append(idx.salt, i)
@@ -915,6 +1028,24 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		}
 	}
 	return idx
+}
+
+// addSameFood adds the keys of a name outside English with a word replaced by another name of the
+// same food in the language ("Möhren" for the "Karotten" line, "wortel" for "winterpeen"; data/forms.txt).
+func (idx *matchIndex) addSameFood(ing int, alt []string) {
+	for pos, w := range alt {
+		for _, other := range sameFood(w, idx.lang) {
+			v := make([]string, 0, len(alt)-1+len(other))
+			v = append(v, alt[:pos]...)
+			v = append(v, other...)
+			v = append(v, alt[pos+1:]...)
+			v = dropIgnored(v)
+			idx.addKeys(ing, v, synonymPenalty)
+			if len(other) == 1 && len(v) > 0 {
+				idx.addCompoundParts(candidate{ing: ing, kind: kindHead, cover: 1 / float64(len(v)), head: v[len(v)-1]}, other[0])
+			}
+		}
+	}
 }
 
 func isSaltOrPepper(w []string) bool {
@@ -941,7 +1072,7 @@ func isSaltOrPepper(w []string) bool {
 // alternatives splits a name on "and", "or" and punctuation ("salt and pepper", "butter or
 // margarine"). A lone adjective shares the noun of the last alternative ("chicken or vegetable
 // stock" → "chicken stock", "vegetable stock").
-func alternatives(toks []string) [][]string {
+func alternatives(toks []string, lx *lexicon) [][]string {
 	switch strings.Join(toks, " ") {
 	case "half and half", "sweet and sour sauce", "salt and vinegar", "mac and cheese":
 		return [][]string{toks}
@@ -949,7 +1080,8 @@ func alternatives(toks []string) [][]string {
 	var alts [][]string
 	var cur []string
 	for _, t := range toks {
-		if t == sep || connectors[t] || t == "plus" {
+		// Outside English, the language's "and" and "or" ("Salz und Pfeffer", "rasp eller makroner").
+		if t == sep || connectors[t] || t == "plus" || lx != lexicons["en"] && lx.has(classConj, []string{t}, 0) {
 			if len(cur) > 0 {
 				alts = append(alts, cur)
 			}
@@ -1125,11 +1257,23 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 	}
 	for L := len(t) - 1; L >= 4; L-- {
 		if c, ok := idx.keys[t[:L]]; ok {
+			if idx.namesOtherFood(t[L:]) {
+				return nil, 0 // "Salzkartoffeln" are potatoes, not the salt
+			}
 			return c, 1
 		}
 	}
 	if c, ok := idx.compound[t]; ok {
 		return c, 1
+	}
+	if compoundLanguages[idx.lang] {
+		// "Röstzwiebeln" for the "Zwiebeln" line, "flødeskum" is not: a step's compound that ends
+		// with a listed food of five letters or more is that food.
+		for k := 3; k+5 <= len(t); k++ {
+			if c, ok := idx.keys[t[k:]]; ok {
+				return c, 1
+			}
+		}
 	}
 	// "Öl" for "Sonnenblumenöl", "Spiegelei" for the egg: a last part of two or three letters
 	// joins a first part of four or more.
@@ -1151,6 +1295,39 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 		}
 	}
 	return nil, 0
+}
+
+// keyInside returns the candidates of the longest single-word key of four letters or more inside t.
+func (idx *matchIndex) keyInside(t string) ([]candidate, int) {
+	for L := len(t); L >= 4; L-- {
+		for k := 0; k+L <= len(t); k++ {
+			if c, ok := idx.keys[t[k:k+L]]; ok {
+				return c, 1
+			}
+		}
+	}
+	return nil, 0
+}
+
+// productParts end the compounds that name a product made from their first part (folded): pastes,
+// powders, sauces, stocks, oils and vinegars.
+var productParts = setOf("pasta", "paste", "pasteij", "mark", "puree", "pure", "saus", "sauce", "sosse", "pulver",
+	"poeder", "bouillon", "fond", "bruhe", "olie", "ol", "olja", "azijn", "essig", "pesto", "siroop",
+	"sirup", "ketchup", "krem", "creme", "kraft", "buljong")
+
+// compoundLanguages write a food's compounds as one word, the food last ("Röstzwiebeln",
+// "appelmoes", "vaniljsocker").
+var compoundLanguages = setOf("de", "nl", "sv", "da", "no")
+
+// namesOtherFood reports whether the last part of a compound is a food of its own, a vegetable or a
+// meat ("kartoffeln" of "Salzkartoffeln"): the compound names that food, not its first part.
+func (idx *matchIndex) namesOtherFood(rest string) bool {
+	if len(rest) < 4 {
+		return false
+	}
+	lx := lexicons[idx.lang]
+	w := []string{rest}
+	return lx.contains(kindVegetable, w) || lx.containsPrefix(kindVegetable, w) || lx.contains(kindMeat, w) || lx.containsPrefix(kindMeat, w)
 }
 
 // addCompoundParts records the last parts of a long single-word key, for compoundAt.
@@ -1191,8 +1368,12 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 		}
 	}
 	// "madeira" for the "madeirawijn" line, "zalm" for "zalmloin": a first part of four letters or more.
+	// Not when the rest is a product made from it: "currypasta" is not "de curry", "Tomatenmark"
+	// not the tomatoes.
 	for k := 4; k <= len(w)-3; k++ {
-		add(stemWord(w[:k], idx.lang))
+		if !productParts[w[k:]] {
+			add(stemWord(w[:k], idx.lang))
+		}
 	}
 }
 
@@ -1207,6 +1388,43 @@ func (idx *matchIndex) put(c candidate, key string) {
 		}
 	}
 	idx.keys[key] = append(cands, c)
+}
+
+// listedInNotes returns the foods a line lists after its first one, which the parser leaves in the
+// notes ("Shredded cheddar, sour cream and sliced green onions, for topping"): a part of the notes that
+// opens with a food, not a descriptor, a measure or a note word ("cut into cubes", "for topping").
+func listedInNotes(notes string) [][]string {
+	if notes == "" {
+		return nil
+	}
+	var out [][]string
+	for _, part := range strings.Split(notes, ";") {
+		w := normalize(part)
+		if len(w) < 2 || tailWords[w[0]] || connectors[w[0]] || ignoredInNames[w[0]] || isNumber(w[0]) || !connectorIn(w) {
+			continue
+		}
+		end := len(w)
+		for k, x := range w {
+			if x == sep || tailWords[x] {
+				end = k
+				break
+			}
+		}
+		if end >= 2 {
+			out = append(out, w[:end])
+		}
+	}
+	return out
+}
+
+// connectorIn reports whether words hold "and" or "or": a list of foods, not a note.
+func connectorIn(w []string) bool {
+	for _, x := range w {
+		if connectors[x] {
+			return true
+		}
+	}
+	return false
 }
 
 // englishVariants are other names an English line's food goes by: the food before a borrowed

@@ -38,3 +38,21 @@ func TestMemoConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestMemoRecipeAnswersAsDescribeRecipe(t *testing.T) {
+	m := NewMemo(4)
+	recipes := [][]string{
+		{"2 el olijfolie", "1 avocado", "1 rode ui, gesnipperd"},
+		{"1 cup rice", "1 avocado"},
+		{"2 el olijfolie", "1 avocado", "1 rode ui, gesnipperd"},
+		{"1 avocado"},
+	}
+	for _, r := range recipes {
+		if got, want := m.DescribeRecipe(r), DescribeRecipe(r); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: memo %+v, DescribeRecipe %+v", r, got, want)
+		}
+	}
+	if n := len(m.lines) + len(m.other); n > 4 {
+		t.Errorf("holds %d readings, bound 4", n)
+	}
+}

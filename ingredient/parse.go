@@ -47,14 +47,40 @@ type Described struct {
 // quantities, and Parsed takes its quantity from the first of them, so the parts shown beside a
 // line and the servings scaling never disagree.
 func Describe(line string) Described {
-	parts, rd := readLine(line)
+	return describeIn(line, lex(line), LanguageUnknown)
+}
+
+// DescribeRecipe describes the ingredient lines of one recipe. A line is read as Describe reads
+// it, except that a line whose words do not tell its language ("1 avocado", "2 limes") is in the
+// language of its recipe, as the lines that tell theirs show: in a Dutch recipe "1 avocado" is
+// Dutch, and its word keeps its form at any servings.
+func DescribeRecipe(lines []string) []Described {
+	toks := make([][]token, len(lines))
+	verdicts := make([]verdict, len(lines))
+	for i, l := range lines {
+		toks[i] = lex(l)
+		verdicts[i] = verdictOf(toks[i])
+	}
+	lang := recipeLanguage(verdicts)
+	out := make([]Described, len(lines))
+	for i, l := range lines {
+		out[i] = describeIn(l, toks[i], lang)
+	}
+	return out
+}
+
+func describeIn(line string, toks []token, recipe Language) Described {
+	parts, rd := readTokens(line, toks, recipe)
 	return Described{Text: line, Parsed: parts, Amounts: rd.Amounts(line)}
 }
 
 // readLine lexes the line once for both the parts and the amounts.
 func readLine(line string) (Parsed, Reading) {
-	toks := lex(line)
-	rd := readAmounts(line, toks)
+	return readTokens(line, lex(line), LanguageUnknown)
+}
+
+func readTokens(line string, toks []token, recipe Language) (Parsed, Reading) {
+	rd := readAmounts(line, toks, recipe)
 	parts := parseParts(line, toks)
 	parts.Quantity, parts.QuantityMax = nil, nil
 	for _, a := range rd.amounts {

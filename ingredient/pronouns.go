@@ -64,9 +64,10 @@ func endsWithAnyOf(t string, endings []string) bool {
 // foodRuns groups a step's mentions into runs named together: mentions with nothing between them
 // but commas, conjunctions and articles. Each run holds the lines its mentions resolved to.
 type foodRun struct {
-	end  int // the word after the run's last mention
-	ings []int
-	n    int // mentions in the run
+	end    int // the word after the run's last mention
+	ings   []int
+	n      int  // mentions in the run
+	plural bool // a mention was written in the plural
 }
 
 // foodRuns reads the runs of a step's mentions; a mention that is no use (in a condition, a
@@ -93,6 +94,7 @@ func foodRuns(v stepView, hits []hit, hitIngs [][]int, skip []bool) []foodRun {
 		last := &runs[len(runs)-1]
 		last.end = h.end
 		last.n++
+		last.plural = last.plural || h.plural
 		for _, ing := range hitIngs[i] {
 			if !containsInt(last.ings, ing) {
 				last.ings = append(last.ings, ing)
@@ -124,8 +126,18 @@ func referents(p pronoun, runs, prev []foodRun) (ings []int, sameStep bool) {
 	}
 	if run == nil && len(prev) > 0 && p.pos <= 3 {
 		// Only a pronoun opening the step looks back to the step before ("Drain them", "Coloque-os
-		// numa panela"); further on it stands for something the step named, listed or not.
+		// numa panela"); further on it stands for something the step named, listed or not. A
+		// plural one stands for the last foods named in the plural ("dorez les aubergines puis les
+		// courgettes dans le reste de l'huile. Ajoutez-les"), not a singular named after them.
 		run = &prev[len(prev)-1]
+		if p.plural && !run.plural && run.n == 1 {
+			for i := len(prev) - 2; i >= 0; i-- {
+				if prev[i].plural || prev[i].n > 1 {
+					run = &prev[i]
+					break
+				}
+			}
+		}
 	}
 	if run == nil || !p.plural && (run.n > 1 || len(run.ings) > 1) {
 		return nil, false
@@ -175,6 +187,8 @@ func pronounRole(v stepView, p pronoun, hitEnd []int) mentionRole {
 		r.blocked = true
 	}
 	r.prep = c == classPrep || c == classCook
+	r.cut = c == classPrep && !v.joinedLater(p.pos+1)
 	r.cook = c == classCook
+	r.move = c == classMove
 	return r
 }

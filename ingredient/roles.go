@@ -75,6 +75,9 @@ type stepView struct {
 	applied []bool
 	stop    []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
 	lx      *lexicon
+	// title is the number of words of a title the step opens with, ended by a colon within its
+	// first six words ("Lag smør- og tomatcurry:", "Make the glaze:"), or 0.
+	title int
 }
 
 func newStepView(text string, n normText, lx *lexicon) stepView {
@@ -98,6 +101,20 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 				v.stop[k] = !(at+1 < len(text) && text[at+1] >= '0' && text[at+1] <= '9')
 			case '!', '?', ';', ':':
 				v.stop[k] = true
+				if text[at] == ':' && v.title == 0 && k <= 6 && k+1 < len(n.words) && !slices.Contains(n.words[:k], sep) {
+					v.title = -k // a title unless a verb of the lists stands in it (below)
+				}
+			}
+		}
+	}
+	if v.title < 0 {
+		// "Stir through the basil and taste: add more fish sauce" is an instruction, not a title.
+		k := -v.title
+		v.title = k
+		for j := 0; j < k; j++ {
+			if _, ok := v.verbAt(j, k); ok {
+				v.title = 0
+				break
 			}
 		}
 	}
@@ -206,6 +223,28 @@ var clauseOpeners = setOf("then", "to", "also", "now", "finally", "first", "next
 // discard verb before it in its sentence, or failing that (German and Dutch put the verb last) the
 // nearest after it. ok is false when the sentence has no verb of the lists.
 func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
+	if v.lx == lexicons["de"] || v.lx == lexicons["nl"] {
+		// German and Dutch recipes put the verb at the end of its clause: in "den Teig ausziehen
+		// und mit der Butter bestreichen" the butter's verb is "bestreichen". A clause runs between
+		// commas and conjunctions; one without a verb of its own reads as below.
+		a, b := pos, pos
+		for a > 0 && !v.stop[a-1] && v.toks[a-1] != sep && !v.lx.has(classConj, v.toks, a-1) {
+			a--
+		}
+		for b < len(v.toks) && !v.stop[b] && v.toks[b] != sep && !v.lx.has(classConj, v.toks, b) {
+			b++
+		}
+		for k := pos - 1; k >= a; k-- {
+			if c, ok := v.verbAt(k, pos); ok {
+				return c, k, true
+			}
+		}
+		for k := pos + 1; k < b; k++ {
+			if c, ok := v.verbAt(k, b); ok {
+				return c, k, true
+			}
+		}
+	}
 	start := v.sentenceStart(pos)
 	for k := pos - 1; k >= start; k-- {
 		if c, ok := v.verbAt(k, pos); ok {
@@ -219,6 +258,19 @@ func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// joinedLater reports whether a verb that adds, mixes or cooks follows the words ending at end in their
+// sentence: "chop the onion and zucchini and toss them with oil" puts the cut foods together, "chop
+// the onion and zucchini" leaves them apart on the board.
+func (v stepView) joinedLater(end int) bool {
+	stop := v.sentenceEnd(end)
+	for k := end; k < stop; k++ {
+		if c, ok := v.verbAt(k, stop); ok && (c == classUse || c == classMixVerb || c == classCook) {
+			return true
+		}
+	}
+	return false
 }
 
 // verbAt reads a verb at k whose phrase ends before limit. A discard phrase ("shake off") wins over
@@ -268,6 +320,48 @@ func (v stepView) portionBefore(pos int) bool {
 		}
 		if !(t == "of" || v.lx.has(classArticle, v.toks, k) || lookupUnit(t, true) != "") {
 			return false
+		}
+	}
+	return false
+}
+
+// mixtureOf reports, in the languages that name a mixture before its food, whether the words at pos
+// follow a mixture's noun and "of": "la crema di mascarpone", "le mélange de tomates", "la salsa de
+// tomate" name the mixture, not the line (the English "the tomato mixture").
+func (v stepView) mixtureOf(pos int) bool {
+	k := pos - 1
+	if k >= 0 && v.lx.has(classArticle, v.toks, k) {
+		k--
+	}
+	if k < 1 || !romancePrepositions[v.toks[k]] {
+		return false
+	}
+	for l := range romance {
+		if lexicons[l] == v.lx {
+			return v.lx.has(classMix, v.toks, k-1)
+		}
+	}
+	return false
+}
+
+// allBefore reports whether an "all" word governs the words at pos ("all the beans", "tutti i funghi").
+func (v stepView) allBefore(pos int) bool {
+	k := pos - 1
+	if k >= 0 && v.lx.has(classArticle, v.toks, k) {
+		k--
+	}
+	return k >= 0 && k < pos && v.toks[k] != sep && v.lx.has(classAll, v.toks, k) && !v.lx.has(classPortion, v.toks, k)
+}
+
+// portionAfter reports, in the languages that put adjectives after the noun, whether a portion word
+// follows the words ending at end: "il burro rimasto", "el azúcar restante", "le beurre restant".
+func (v stepView) portionAfter(end int) bool {
+	if end >= len(v.toks) || !v.lx.has(classPortion, v.toks, end) {
+		return false
+	}
+	for l := range romance {
+		if lexicons[l] == v.lx {
+			return true
 		}
 	}
 	return false
@@ -497,8 +591,16 @@ func stemWord(w, lang string) string {
 	if w == sep {
 		return w
 	}
+	w = baseForm(w, lang) // "hub" is "houby", "sockret" "socker" (data/forms.txt)
 	if lx := lexicons[lang]; lx != nil && len(lx.endings) > 0 {
-		return lx.stem(w)
+		s := lx.stem(w)
+		if nounFirst[lang] {
+			s = dropMobileE(s)
+		}
+		return s
+	}
+	if lang == "nl" {
+		return dutchStem(w)
 	}
 	if len(w) < 5 {
 		return w
@@ -507,6 +609,61 @@ func stemWord(w, lang string) string {
 		if strings.HasSuffix(w, e) && len(w)-len(e) >= 4 {
 			return w[:len(w)-len(e)]
 		}
+	}
+	return w
+}
+
+// dropMobileE drops, in Polish and Czech, the e that some forms of a noun put before its last
+// consonant and others leave out ("śliwek"/"śliwki", "boczek"/"boczku", "mrkev"/"mrkve", "cukier"/
+// "cukru", "ocet"/"octu"). Both the step's word and the line's go through it, so a word that keeps
+// its e in every form ("česnek"/"česneku") still meets itself.
+func dropMobileE(s string) string {
+	n := len(s)
+	if n < 4 || isVowel(s[n-1]) || s[n-2] != 'e' {
+		return s
+	}
+	switch {
+	case s[n-3] == 'i' && n >= 5 && !isVowel(s[n-4]):
+		return s[:n-3] + s[n-1:] // cukier → cukr
+	case !isVowel(s[n-3]):
+		return s[:n-2] + s[n-1:]
+	}
+	return s
+}
+
+func isVowel(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
+
+// dutchStem reduces a Dutch word to its stem: the diminutive goes ("uitjes", "worteltjes",
+// "kippetje", "bloempje"), then a plural or other ending, and a doubled vowel before the last
+// consonant is written single, as the plural spells it ("tomaat"/"tomaten", "boon"/"bonen").
+func dutchStem(w string) string {
+	for _, d := range []string{"etjes", "etje"} {
+		if n := len(w) - len(d); n >= 3 && strings.HasSuffix(w, d) && w[n-1] == w[n-2] && !isVowel(w[n-1]) {
+			w = w[:n-1] // kippetje → kip
+			break
+		}
+	}
+	for _, d := range []string{"tjes", "tje", "pjes", "pje", "jes", "je"} {
+		n := len(w) - len(d)
+		if !strings.HasSuffix(w, d) || n < 2 {
+			continue
+		}
+		if d[0] == 't' && n >= 2 && w[n-1] == w[n-2] && isVowel(w[n-1]) {
+			// "tomaatje" is tomaat + je, "uitje" ui + tje: a doubled vowel is not where a word ends.
+			continue
+		}
+		w = w[:n]
+		break
+	}
+	for _, e := range []string{"eren", "en", "es", "s", "e"} {
+		// "bonen" → "bon", but "olie" keeps its e: a stem of three letters only before -en.
+		if strings.HasSuffix(w, e) && len(w)-len(e) >= 3 && (len(w)-len(e) >= 4 || e == "en" || e == "eren") {
+			w = w[:len(w)-len(e)]
+			break
+		}
+	}
+	if n := len(w); n >= 3 && !isVowel(w[n-1]) && w[n-2] == w[n-3] && strings.IndexByte("aeou", w[n-2]) >= 0 {
+		w = w[:n-2] + w[n-1:]
 	}
 	return w
 }
@@ -613,7 +770,9 @@ var romance = setOf("es", "it", "fr", "pt")
 // keys.
 var nounFirst = setOf("pl", "cs")
 
-var romancePrepositions = setOf("de", "d", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "dell", "des", "da", "do")
+// "en", "em" and "in" lead a form ("sucre en poudre", "beurre en dés", "pomodori in scatola"): the
+// food comes first, as before "de".
+var romancePrepositions = setOf("de", "d", "di", "du", "del", "della", "dello", "dei", "degli", "delle", "dell", "des", "da", "do", "en", "em", "in")
 
 // titleCase reports whether most words of a short text start with a capital ("Make the Chili
 // Paste"), as titles do and sentences do not.

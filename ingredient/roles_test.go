@@ -246,3 +246,54 @@ func FuzzMatchRecipe(f *testing.F) {
 		}
 	})
 }
+
+// TestMatchRolesAcrossLanguages covers the rules added with the second blind batch of the labeled
+// set, each on a small recipe.
+func TestMatchRolesAcrossLanguages(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		r    Recipe
+		want [][2]int
+	}{
+		{
+			name: "foods only cut so far are first used together where the vegetables are added",
+			r: recipe([]string{"1 onion", "2 carrots", "2 celery stalks", "2 tbsp oil"},
+				"Chop the onion, carrots and celery.", "Heat the oil and add the vegetables."),
+			want: [][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 1}},
+		},
+		{
+			name: "a mixture named before its food is the mixture (la crema di mascarpone)",
+			r: recipe([]string{"4 uova", "500 g di mascarpone", "100 g di zucchero"},
+				"Montate le uova con lo zucchero.", "Aggiungete il mascarpone e mescolate bene.",
+				"Versate la crema di mascarpone in una pirofila."),
+			want: [][2]int{{0, 0}, {1, 1}, {2, 0}},
+		},
+		{
+			name: "the title a step opens with names nothing",
+			r: recipe([]string{"1 cup cashews", "2 tomatoes", "2 tbsp butter"},
+				"Tomato and butter curry: soak the cashews in warm water.", "Chop the tomatoes and melt the butter."),
+			want: [][2]int{{0, 0}, {1, 1}, {2, 1}},
+		},
+		{
+			name: "a plural pronoun opening a step stands for the foods named in the plural",
+			r: recipe([]string{"2 aubergines", "3 courgettes", "10 cl d'huile d'olive", "4 tomates"},
+				"Faites dorer les aubergines puis les courgettes dans l'huile.", "Ajoutez-les dans la cocotte avec les tomates."),
+			want: [][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {3, 1}},
+		},
+		{
+			name: "a German mention takes the verb of its own clause; a floured cloth uses the flour",
+			r: recipe([]string{"250 g Mehl", "120 g Butter"},
+				"Die Butter schmelzen.", "Den Teig auf einem bemehlten Tuch ausziehen und mit der flüssigen Butter bestreichen."),
+			want: [][2]int{{0, 1}, {1, 0}, {1, 1}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := MatchRecipe(tt.r); !slices.Equal(got, tt.want) {
+				t.Errorf("links %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -15,8 +15,11 @@ import (
 type scalingVectors struct {
 	Factors []string `json:"factors"`
 	Vectors []struct {
-		Line    string            `json:"line"`
-		Source  string            `json:"source"`
+		Line   string `json:"line"`
+		Source string `json:"source"`
+		// Recipe, when given, holds other lines of the recipe the line was printed in: a line
+		// whose words do not tell its language is read in its recipe's (DescribeRecipe).
+		Recipe  []string          `json:"recipe"`
 		Marked  string            `json:"marked"`
 		Numbers []labeledNumber   `json:"numbers"`
 		Scaled  map[string]string `json:"scaled"`
@@ -34,7 +37,8 @@ type labeledNumber struct {
 const minVectorPassRate = 0.98
 
 // TestScalingVectors runs the vector lines through WriteLines, the code path of `admin ingredients`,
-// keeps its output as testdata/scaling/reader.golden.jsonl (the input of the client's Vitest test,
+// keeps its output as testdata/scaling/reader.golden.jsonl (DescribeRecipe's reading for a line given
+// with its recipe) (the input of the client's Vitest test,
 // rewritten with -update), and checks that the numbers the reader scales are exactly the numbers
 // marked by hand, with their values.
 func TestScalingVectors(t *testing.T) {
@@ -54,10 +58,11 @@ func TestScalingVectors(t *testing.T) {
 	for _, v := range vs.Vectors {
 		in.WriteString(v.Line + "\n")
 	}
-	var out bytes.Buffer
-	if err := WriteLines(strings.NewReader(in.String()), &out); err != nil {
+	var lines bytes.Buffer
+	if err := WriteLines(strings.NewReader(in.String()), &lines); err != nil {
 		t.Fatal(err)
 	}
+	out := withRecipes(t, lines.Bytes(), vs)
 	golden := filepath.Join("testdata", "scaling", "reader.golden.jsonl")
 	if *update {
 		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
@@ -91,6 +96,28 @@ func TestScalingVectors(t *testing.T) {
 	if rate < minVectorPassRate {
 		t.Errorf("pass rate %.3f < %.2f", rate, minVectorPassRate)
 	}
+}
+
+// withRecipes replaces the row of each line given with its recipe by the line's reading among
+// the recipe's lines, written as WriteLines writes a row.
+func withRecipes(t *testing.T, written []byte, vs scalingVectors) *bytes.Buffer {
+	t.Helper()
+	rows := bytes.SplitAfter(written, []byte("\n"))
+	var out bytes.Buffer
+	for i, row := range rows {
+		if i >= len(vs.Vectors) || len(vs.Vectors[i].Recipe) == 0 {
+			out.Write(row)
+			continue
+		}
+		v := vs.Vectors[i]
+		all := append(append([]string(nil), v.Recipe...), v.Line)
+		enc := json.NewEncoder(&out)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(DescribeRecipe(all)[len(v.Recipe)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &out
 }
 
 // flatNumbers lists every number of the amounts, both ends of a range apart, as the labels do.

@@ -181,3 +181,13 @@ func (si *sectionIndex) inSection(ings []int, sec int) []int {
 	}
 	return out
 }
+
+// spansSections reports whether lines come from more than one ingredient section.
+func (si *sectionIndex) spansSections(lines []int) bool {
+	for _, l := range lines[1:] {
+		if si.secOfLine[l] != si.secOfLine[lines[0]] {
+			return true
+		}
+	}
+	return false
+}

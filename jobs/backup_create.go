@@ -48,8 +48,8 @@ func (w *BackupCreateWorker) Timeout(*river.Job[BackupCreateArgs]) time.Duration
 }
 
 // backupTimeLimit is the time limit of a backup and of a restore, which
-// reads and writes as much.
-const backupTimeLimit = 6 * time.Hour
+// reads and writes as much (backup.TimeLimit).
+const backupTimeLimit = backup.TimeLimit
 
 // Work writes the backup, reporting progress, and prunes old scheduled ones.
 func (w *BackupCreateWorker) Work(ctx context.Context, job *river.Job[BackupCreateArgs]) error {

@@ -2,14 +2,17 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
 	"larder/backup"
 	"larder/config"
+	"larder/repo"
 )
 
 // BackupRestoreArgs replaces the database's data and the uploaded files
@@ -42,7 +45,8 @@ type BackupRestoreWorker struct {
 // cut short by it rolls back and changes nothing. A restore whose worker
 // was killed has lost its transaction and its lock with its database
 // session; River finds it after this limit and, with its single attempt,
-// ends it as failed instead of running it again.
+// ends it as failed instead of running it again. Its status says so long
+// before: see Work.
 func (w *BackupRestoreWorker) Timeout(*river.Job[BackupRestoreArgs]) time.Duration {
 	return w.deps.timeLimit(backupTimeLimit)
 }
@@ -50,7 +54,38 @@ func (w *BackupRestoreWorker) Timeout(*river.Job[BackupRestoreArgs]) time.Durati
 // Work restores the backup, reporting progress. A refused archive, a
 // missing backup or a restore already running end the job with a message
 // the administrator can act on; the database and files are then unchanged.
+//
+// The job holds the restore lock from before it reads anything until its
+// outcome is recorded, and records which session holds it
+// (repo.SetRestoreLockPID); the result of a restore that succeeds is
+// committed with the restored data. So a restore whose session no longer
+// holds the lock and that has no outcome lost its worker (killed, or cut
+// off from the database) and changed nothing: GET /api/jobs/{id} reads it
+// as failed with code interrupted as soon as PostgreSQL has ended the
+// session (seconds), not when River's rescuer gets to it hours later, and
+// the next restore (or the hourly purge) records it so
+// (repo.EndAbandonedRestores). Nothing of the dead restore blocks the next:
+// its lock went with its session, and the next restore removes the files
+// it had stored.
 func (w *BackupRestoreWorker) Work(ctx context.Context, job *river.Job[BackupRestoreArgs]) error {
+	lock, err := backup.LockRestore(ctx, w.deps.DB)
+	if err != nil {
+		return w.deps.recorder().finish(ctx, job.JobRow, nil, w.failure(ctx, job, err))
+	}
+	// Deferred calls run after the return value, finish's, is computed: the
+	// outcome is recorded before the lock is given up.
+	defer lock.Release()
+	if err := repo.SetRestoreLockPID(ctx, lock.Conn(), job.ID); err != nil {
+		return w.deps.recorder().finish(ctx, job.JobRow, nil, w.failure(ctx, job, err))
+	}
+	// Holding the lock, no other restore is running: any other without an
+	// outcome is one whose worker died.
+	if n, err := repo.EndAbandonedRestores(ctx, lock.Conn()); err != nil {
+		w.deps.Logger.WarnContext(ctx, "record abandoned restores", "error", err)
+	} else if n > 0 {
+		w.deps.Logger.InfoContext(ctx, "recorded restores whose worker went away as interrupted", "count", n)
+	}
+
 	stores := w.deps.stores()
 	res, err := backup.Restore(ctx, w.deps.DB, job.Args.Name, backup.RestoreOptions{
 		Backups:    stores.Backups,
@@ -58,25 +93,38 @@ func (w *BackupRestoreWorker) Work(ctx context.Context, job *river.Job[BackupRes
 		TempDir:    stores.Scratch,
 		Progress:   func(f float64) { w.deps.recorder().progress(ctx, job.JobRow, f) },
 		AfterTable: w.afterTable,
-		Logger:     w.deps.Logger.With("job_id", job.ID, "job_kind", job.Kind), // the restore logs without its context
+		Lock:       lock,
+		BeforeCommit: func(ctx context.Context, tx pgx.Tx, res backup.RestoreResult) error {
+			raw, err := json.Marshal(res)
+			if err != nil {
+				return fmt.Errorf("encode restore result: %w", err)
+			}
+			return repo.CompleteJob(ctx, tx, job.ID, raw)
+		},
+		Logger: w.deps.Logger.With("job_id", job.ID, "job_kind", job.Kind), // the restore logs without its context
 	})
+	if err != nil {
+		return w.deps.recorder().finish(ctx, job.JobRow, nil, w.failure(ctx, job, err))
+	}
+	w.deps.Logger.InfoContext(ctx, "backup restored", "name", res.Name, "schema_version", res.SchemaVersion,
+		"migrated_to", res.MigratedTo, "rows", res.Rows, "files", res.Files)
+	return w.deps.recorder().finish(ctx, job.JobRow, res, nil)
+}
+
+// failure is the *Failure a failed restore ends with; every one of them
+// left the database and the files as they were.
+func (w *BackupRestoreWorker) failure(ctx context.Context, job *river.Job[BackupRestoreArgs], err error) error {
 	var refusal *backup.Refusal
 	switch {
-	case err == nil:
-		w.deps.Logger.InfoContext(ctx, "backup restored", "name", res.Name, "schema_version", res.SchemaVersion,
-			"migrated_to", res.MigratedTo, "rows", res.Rows, "files", res.Files)
-		return w.deps.recorder().finish(ctx, job.JobRow, res, nil)
 	case errors.As(err, &refusal):
-		err = Fail(refusal.Code, refusal.Message+"; nothing was changed")
+		return Fail(refusal.Code, refusal.Message+"; nothing was changed")
 	case errors.Is(err, backup.ErrNotFound), errors.Is(err, backup.ErrInvalidName):
-		err = Fail("not_found", fmt.Sprintf("there is no backup named %q", job.Args.Name))
+		return Fail("not_found", fmt.Sprintf("there is no backup named %q", job.Args.Name))
 	case errors.Is(err, backup.ErrRestoreRunning):
-		err = Fail("restore_running", "another restore is running; start this one again when it has finished")
-	default:
-		// Anything else (the database went away, the disk filled up) also
-		// left everything as it was; the log has the cause.
-		w.deps.Logger.ErrorContext(ctx, "restore failed", "name", job.Args.Name, "error", err)
-		err = Fail("restore_failed", "the restore failed and nothing was changed; the server log has details")
+		return Fail("restore_running", "another restore is running; start this one again when it has finished")
 	}
-	return w.deps.recorder().finish(ctx, job.JobRow, nil, err)
+	// Anything else (the database went away, the disk filled up) also left
+	// everything as it was; the log has the cause.
+	w.deps.Logger.ErrorContext(ctx, "restore failed", "name", job.Args.Name, "error", err)
+	return Fail("restore_failed", "the restore failed and nothing was changed; the server log has details")
 }

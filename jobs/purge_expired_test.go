@@ -14,9 +14,10 @@ import (
 
 // The hourly purge also removes what a worker killed mid-write left in the
 // stores, once older than the longest a write may take (a backup's time
-// limit): here a backup's and an image's hidden temporary files. Younger
-// ones (writes that may be in progress) and stored files stay. The age is
-// reckoned by Deps.Clock.
+// limit): here a backup's and an image's hidden temporary files; and the
+// archives a killed upload or restore left in the scratch directory.
+// Younger ones (writes that may be in progress), stored files and other
+// files of the scratch directory stay. The age is reckoned by Deps.Clock.
 func TestPurgeExpiredRemovesLeftoversOfKilledWrites(t *testing.T) {
 	t.Parallel()
 	e := newJobEnv(t)
@@ -48,7 +49,12 @@ func TestPurgeExpiredRemovesLeftoversOfKilledWrites(t *testing.T) {
 		return p
 	}
 	month := 30 * 24 * time.Hour
+	scratch := filepath.Join(cfg.DataDir, "tmp")
 	kept := []string{
+		file(scratch, "upload-00112233aabbccdd.zip", backupTimeLimit-time.Minute),
+		file(scratch, "restore-123456789.zip", time.Minute),
+		file(scratch, "notes.txt", month),
+		file(scratch, "upload-0a0b0c0d/restore-1.zip", month), // only the directory's own files are scratch files
 		file(cfg.UploadPath, "recipes/ab/ab01.jpg", month),
 		file(cfg.BackupPath, "backup-20260101T000000Z.zip", month),
 		file(cfg.UploadPath, "recipes/cd/.tmp-00112233aabbccdd", backupTimeLimit-time.Minute),
@@ -57,6 +63,8 @@ func TestPurgeExpiredRemovesLeftoversOfKilledWrites(t *testing.T) {
 	gone := []string{
 		file(cfg.UploadPath, "gen-0123456789abcdef/recipes/ef/.tmp-4455667788990011", backupTimeLimit+time.Minute),
 		file(cfg.BackupPath, ".tmp-0a1b2c3d4e5f6071", backupTimeLimit+time.Hour),
+		file(scratch, "upload-8899aabbccddeeff.zip", backupTimeLimit+time.Minute),
+		file(scratch, "restore-987654321.zip", month),
 	}
 
 	row := e.enqueueAs(t, nil, PurgeExpiredArgs{}, nil)
@@ -65,8 +73,8 @@ func TestPurgeExpiredRemovesLeftoversOfKilledWrites(t *testing.T) {
 	var res struct {
 		LeftoversRemoved *int `json:"leftovers_removed"`
 	}
-	if err := json.Unmarshal(o.Result, &res); err != nil || res.LeftoversRemoved == nil || *res.LeftoversRemoved != 2 {
-		t.Errorf("result %s (%v), want leftovers_removed 2", o.Result, err)
+	if err := json.Unmarshal(o.Result, &res); err != nil || res.LeftoversRemoved == nil || *res.LeftoversRemoved != len(gone) {
+		t.Errorf("result %s (%v), want leftovers_removed %d", o.Result, err, len(gone))
 	}
 	for _, p := range gone {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {

@@ -84,13 +84,18 @@ func TestEveryKindIsRescuedAfterItsWorkerDied(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	for kind, state := range states() {
-		want := rivertype.JobStateRetryable
 		if kind == (BackupRestoreArgs{}).Kind() {
 			// A single attempt: the administrator starts it again.
-			want = rivertype.JobStateDiscarded
+			if state != rivertype.JobStateDiscarded {
+				t.Errorf("%s: %s a day after its worker died, want discarded", kind, state)
+			}
+			continue
 		}
-		if state != want {
-			t.Errorf("%s: %s a day after its worker died, want %s", kind, state, want)
+		// Rescued for another attempt: retryable, or already available
+		// again once River's scheduler has seen its retry time pass (its
+		// first retry waits about a second, so a loaded machine sees both).
+		if state != rivertype.JobStateRetryable && state != rivertype.JobStateAvailable {
+			t.Errorf("%s: %s a day after its worker died, want retryable or available", kind, state)
 		}
 	}
 }

@@ -33,6 +33,15 @@ type Job struct {
 	RiverError *string `db:"river_error"`
 	// RiverFinalizedAt is when River finished the job.
 	RiverFinalizedAt *time.Time `db:"river_finalized_at"`
+	// RestoreLockPID is the session that holds the restore lock for a
+	// restore's attempt (SetRestoreLockPID), nil for other kinds and
+	// before the lock is taken.
+	RestoreLockPID *int32 `db:"restore_lock_pid"`
+	// RestoreAbandoned means a restore lost its worker before it
+	// finished: its session took the restore lock and no longer holds it,
+	// and no outcome was recorded. It changed nothing (see
+	// SetRestoreLockPID).
+	RestoreAbandoned bool `db:"-"`
 }
 
 // CreateJob records who started River job riverJobID, in the same
@@ -51,10 +60,30 @@ func GetJobIDByRiverID(ctx context.Context, db DBTX, riverJobID int64) (uuid.UUI
 	return id, wrap("get job by river id", err)
 }
 
-// GetJob returns a job by its public id.
+// GetJob returns a job by its public id, with RestoreAbandoned worked out.
 func GetJob(ctx context.Context, db DBTX, id uuid.UUID) (Job, error) {
+	j, err := getJob(ctx, db, id)
+	if err != nil || j.RestoreLockPID == nil || j.Result != nil || j.ErrorCode != nil {
+		return j, err
+	}
+	held, err := restoreLockHeldBy(ctx, db, *j.RestoreLockPID)
+	if err != nil || held {
+		return j, err
+	}
+	// The lock is gone. A restore records its outcome before it gives the
+	// lock up, so an outcome recorded by then is visible to this second
+	// read (pg_locks is no snapshot, the first read's row was).
+	if j, err = getJob(ctx, db, id); err != nil {
+		return j, err
+	}
+	j.RestoreAbandoned = j.Result == nil && j.ErrorCode == nil
+	return j, nil
+}
+
+func getJob(ctx context.Context, db DBTX, id uuid.UUID) (Job, error) {
 	rows, _ := db.Query(ctx, `
 		SELECT j.id, j.user_id, j.kind, j.progress, j.stage, j.progress_detail, j.result, j.error_code, j.error_message, j.created_at, j.finished_at,
+		       j.restore_lock_pid,
 		       r.state::text AS river_state,
 		       r.errors[array_upper(r.errors, 1)]->>'error' AS river_error,
 		       r.finalized_at AS river_finalized_at

@@ -96,6 +96,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	go boot.SweepScratch(ctx, stores.Scratch, logger)
 	lists := handlers.NewListCache(cfg.RecipeListCache)
 	go lists.Follow(ctx, func(ctx context.Context) (*pgx.Conn, error) {
 		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())

@@ -26,7 +26,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
 
 	"larder/importer/extract"
 )
@@ -134,7 +136,7 @@ func Open(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 		// Gzipped JSON: Paprika's single-recipe export (.paprikarecipe),
 		// or any JSON document of recipes gzipped (.json.gz).
 		return openGzip(r, size, lim)
-	case looksLikeJSON(head):
+	case looksLikeJSON(jsonText(head)):
 		if size > lim.MaxDocumentBytes {
 			return nil, fmt.Errorf("%w: a JSON file of %d MB (at most %d MB)", ErrTooLarge, size>>20, lim.MaxDocumentBytes>>20)
 		}
@@ -147,12 +149,37 @@ func Open(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 	return nil, ErrUnknownFormat
 }
 
-// looksLikeJSON reports a document starting with { or [ (after a BOM and
-// white space).
+// looksLikeJSON reports a document starting with { or [ (after white
+// space).
 func looksLikeJSON(head []byte) bool {
-	head = bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
 	head = bytes.TrimLeft(head, " \t\r\n")
 	return len(head) > 0 && (head[0] == '{' || head[0] == '[')
+}
+
+// jsonText returns a JSON document as UTF-8 without a byte order mark.
+// JSON may be written in UTF-16 too (RFC 8259 before it required UTF-8;
+// Windows PowerShell 5.1 writes files so by default): a UTF-16 byte order
+// mark says so, and so does, without one, a first character that is ASCII
+// written with a zero byte before (big-endian) or after (little-endian) it.
+func jsonText(b []byte) []byte {
+	var enc encoding.Encoding
+	switch {
+	case bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")):
+		return b[3:]
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}), len(b) >= 2 && b[0] != 0 && b[1] == 0:
+		enc = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}), len(b) >= 2 && b[0] == 0 && b[1] != 0:
+		enc = unicode.UTF16(unicode.BigEndian, unicode.UseBOM)
+	default:
+		return b
+	}
+	// UseBOM reads the mark when there is one and the given byte order
+	// when there is none; an odd last byte (a head cut short) is dropped.
+	out, err := enc.NewDecoder().Bytes(b[:len(b)&^1])
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 // zipArchive is an opened zip whose entries passed the size checks.
@@ -360,6 +387,8 @@ func (z *zipArchive) detect() (*Archive, error) {
 		return z.mealieExport(), nil
 	case z.isMealieFlat():
 		return z.mealieFlatExport(), nil
+	case z.isMealieDownload():
+		return z.mealieDownload(), nil
 	case isNextcloud(names):
 		return z.nextcloud(), nil
 	}
@@ -437,8 +466,11 @@ func hasValue(v any) bool {
 		}
 		return false
 	case map[string]any:
-		for _, e := range v {
-			if hasValue(e) {
+		// JSON-LD's keywords (@type, @id, @context) name an object and
+		// hold none of its values: Nextcloud Cookbook writes an empty
+		// nutrition as {"@type": "NutritionInformation"}.
+		for k, e := range v {
+			if !strings.HasPrefix(k, "@") && hasValue(e) {
 				return true
 			}
 		}
@@ -540,7 +572,7 @@ func sectionsFromLines(lines []string) []extract.Section {
 
 // decodeObject decodes a JSON document that must be an object.
 func decodeObject(doc []byte) (map[string]any, error) {
-	v, err := extract.DecodeJSON(bytes.TrimPrefix(doc, []byte("\xEF\xBB\xBF")))
+	v, err := extract.DecodeJSON(jsonText(doc))
 	if err != nil {
 		return nil, fmt.Errorf("%w: not valid JSON: %v", ErrCorrupt, err)
 	}

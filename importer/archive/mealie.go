@@ -3,8 +3,10 @@ package archive
 import (
 	"archive/zip"
 	"fmt"
+	"math"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -58,6 +60,37 @@ func (z *zipArchive) isMealieFlat() bool {
 	return false
 }
 
+// isMealieDownload: the zip Mealie gives for one recipe (its "zip"
+// download, routes/recipe/recipe_crud_routes.py get_recipe_as_zip, and the
+// zip template of services/recipe/template_service.py): <slug>.json and
+// the photo original.webp side by side. Several such downloads unpacked
+// into folders and zipped together read the same. The zip's JSON files
+// must all read as Mealie recipes (isMealieRecipe): a name as common as
+// <slug>.json says nothing by itself.
+func (z *zipArchive) isMealieDownload() bool {
+	found := false
+	for _, n := range z.names() {
+		if !strings.HasSuffix(strings.ToLower(n), ".json") {
+			continue
+		}
+		if m, err := z.readObject(n); err != nil || !isMealieRecipe(m) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// isMealieRecipe: a recipe object as Mealie's API and exports write it: a
+// slug, ingredients or instructions under Mealie's names, and no schema.org
+// type.
+func isMealieRecipe(m map[string]any) bool {
+	_, slug := m["slug"]
+	_, typed := m["@type"]
+	return m != nil && slug && !typed &&
+		firstOf(m, "recipeIngredient", "recipe_ingredient", "recipeInstructions", "recipe_instructions") != nil
+}
+
 func mealieFlatJSON(name string) bool {
 	return strings.HasSuffix(name, ".json") && path.Base(path.Dir(name)) == "recipes"
 }
@@ -92,6 +125,10 @@ func (z *zipArchive) mealieFlatExport() *Archive {
 	return z.perEntry(FormatMealie, mealieFlatJSON, z.mealieExportRecipe)
 }
 
+func (z *zipArchive) mealieDownload() *Archive {
+	return z.perEntry(FormatMealie, func(n string) bool { return strings.HasSuffix(strings.ToLower(n), ".json") }, z.mealieExportRecipe)
+}
+
 func (z *zipArchive) mealieExportRecipe(name string) Recipe {
 	m, err := z.readObject(name)
 	if err != nil {
@@ -103,6 +140,20 @@ func (z *zipArchive) mealieExportRecipe(name string) Recipe {
 	}
 	if mealieRecipeJSON(name) {
 		rec.Image = z.readImage(z.mealieImage(path.Dir(name) + "/images"))
+		return rec
+	}
+	if !mealieFlatJSON(name) {
+		// A download: the photo beside the recipe, when the recipe is the
+		// only one of its folder (the photo is always named original.*).
+		jsons := 0
+		for _, n := range z.inDir(path.Dir(name)) {
+			if strings.HasSuffix(strings.ToLower(n), ".json") {
+				jsons++
+			}
+		}
+		if jsons == 1 {
+			rec.Image = z.readImage(z.mealieImage(path.Dir(name)))
+		}
 		return rec
 	}
 	// The flat layout: images/<slug>/original.* beside the recipes folder
@@ -176,6 +227,12 @@ func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) R
 		r.Categories = append(r.Categories, db.categories[id]...)
 		r.Tags = append(r.Tags, db.tags[id]...)
 	}
+	unmapped := present(m, mealieUnmapped...)
+	if db != nil {
+		for _, f := range db.unmapped[id] {
+			unmapped = appendOnce(unmapped, f)
+		}
+	}
 	r.IngredientSections = mealieSections(ings, lines.text)
 	r.InstructionSections = mealieSteps(steps)
 	var notes []string
@@ -184,7 +241,7 @@ func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) R
 	}
 	finish(&r)
 	r.Description = withNotes(r.Description, notes)
-	return Recipe{Entry: entry, Recipe: r, Unmapped: present(m, mealieUnmapped...)}
+	return Recipe{Entry: entry, Recipe: r, Unmapped: unmapped}
 }
 
 func firstOf(m map[string]any, keys ...string) any {
@@ -238,8 +295,8 @@ func (l mealieLines) text(it map[string]any) string {
 	q, _ := number(it["quantity"])
 	var parts []string
 	if q > 0 {
-		parts = append(parts, trimFloat(q))
-		if u := pluralName(unit, q > 1); u != "" {
+		parts = append(parts, mealieQuantity(q, unit))
+		if u := unitName(unit, q > 1); u != "" {
 			parts = append(parts, u)
 		}
 	}
@@ -279,6 +336,63 @@ func (l mealieLines) row(nested any, byID map[string]map[string]any, id any) map
 	return nil
 }
 
+// unitName is the unit as Mealie writes it: its abbreviation when the unit
+// says to use it, else its name (plural forms for amounts above one).
+func unitName(u map[string]any, plural bool) string {
+	if use, _ := firstOf(u, "useAbbreviation", "use_abbreviation").(bool); use {
+		if plural {
+			if a := str(u, "pluralAbbreviation", "plural_abbreviation"); a != "" {
+				return a
+			}
+		}
+		if a := str(u, "abbreviation"); a != "" {
+			return a
+		}
+	}
+	return pluralName(u, plural)
+}
+
+// mealieQuantity writes a quantity as Mealie shows it: as a fraction
+// ("1 1/2", denominators up to 10) unless the unit turns fractions off
+// (its "fraction" setting, on by default and for lines without a unit);
+// else as a decimal.
+func mealieQuantity(q float64, unit map[string]any) string {
+	if f, ok := firstOf(unit, "fraction").(bool); ok && !f {
+		return trimFloat(q)
+	}
+	whole, num, den := nearestFraction(q, 10)
+	switch {
+	case num == 0 && whole == 0:
+		return trimFloat(q) // too small for a fraction: the amount is kept
+	case num == 0:
+		return strconv.Itoa(whole)
+	case whole == 0:
+		return fmt.Sprintf("%d/%d", num, den)
+	}
+	return fmt.Sprintf("%d %d/%d", whole, num, den)
+}
+
+// nearestFraction is the mixed fraction nearest x whose denominator is at
+// most maxDen (the smaller denominator on a tie).
+func nearestFraction(x float64, maxDen int) (whole, num, den int) {
+	whole = int(math.Floor(x))
+	rest := x - float64(whole)
+	best, num, den := rest, 0, 1
+	for d := 2; d <= maxDen; d++ {
+		n := int(math.Round(rest * float64(d)))
+		if diff := math.Abs(rest - float64(n)/float64(d)); diff < best-1e-9 {
+			best, num, den = diff, n, d
+		}
+	}
+	if 1-rest < best-1e-9 { // nearer the next whole number
+		return whole + 1, 0, 1
+	}
+	if num == den {
+		return whole + 1, 0, 1
+	}
+	return whole, num, den
+}
+
 func pluralName(o map[string]any, plural bool) string {
 	if plural {
 		if p := str(o, "pluralName", "plural_name"); p != "" {
@@ -306,8 +420,18 @@ func plainFractions(s string) string {
 	})
 }
 
+// mealieSteps reads Mealie's steps: Markdown (the page renders it), shown
+// under the step's summary when it has one (RecipePageInstructions.vue
+// writes the summary where it otherwise writes "Step n"), kept here as the
+// step's first words.
 func mealieSteps(items []any) []extract.Section {
-	return mealieSections(items, func(it map[string]any) string { return str(it, "text") })
+	return mealieSections(items, func(it map[string]any) string {
+		text := plainMarkdown(str(it, "text"))
+		if s := strings.TrimRight(str(it, "summary"), ":"); s != "" && text != "" && !strings.HasPrefix(text, s) {
+			return s + ": " + text
+		}
+		return text
+	})
 }
 
 // mealieSections reads Mealie's ingredient or step lists: plain strings,
@@ -424,6 +548,46 @@ type mealieTables struct {
 	categories, tags          map[string][]string
 	units, foods              map[string]map[string]any
 	settings                  map[string]map[string]any // recipe_settings by recipe
+	// unmapped names, by recipe, the fields the backup keeps in tables of
+	// their own (mealieSideTables) that hold something for the recipe.
+	unmapped map[string][]string
+}
+
+// mealieSideTables are the backup's tables of what a recipe holds and this
+// service has no place for, with the name the recipe export gives the
+// field (db/models/recipe: nutrition.py, tool.py, assets.py, comment.py,
+// api_extras.py, whose column is spelled recipee_id).
+var mealieSideTables = []struct{ table, field string }{
+	{"recipe_nutrition", "nutrition"},
+	{"recipes_to_tools", "tools"},
+	{"recipe_assets", "assets"},
+	{"recipe_comments", "comments"},
+	{"api_extras", "extras"},
+}
+
+// mealieBookkeeping are the columns every row has that say nothing of the
+// recipe: a nutrition row of nulls is no nutrition.
+var mealieBookkeeping = map[string]bool{"id": true, "recipe_id": true, "recipee_id": true, "created_at": true, "update_at": true, "updated_at": true}
+
+// sideFields lists, by recipe, the side tables with a row of values for it.
+func sideFields(t map[string]any) map[string][]string {
+	out := map[string][]string{}
+	for _, st := range mealieSideTables {
+		for _, r := range list(t[st.table]) {
+			m := obj(r)
+			id := normID(str(m, "recipe_id", "recipee_id"))
+			if id == "" {
+				continue
+			}
+			for k, v := range m {
+				if !mealieBookkeeping[k] && hasValue(v) {
+					out[id] = appendOnce(out[id], st.field)
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 func newMealieTables(t map[string]any) *mealieTables {
@@ -434,6 +598,7 @@ func newMealieTables(t map[string]any) *mealieTables {
 		units:       idRows(t["ingredient_units"], "id"),
 		foods:       idRows(t["ingredient_foods"], "id"),
 		settings:    idRows(t["recipe_settings"], "recipe_id"),
+		unmapped:    sideFields(t),
 	}
 	db.categories = joinNames(t["recipes_to_categories"], "category_id", idNames(t["categories"]))
 	db.tags = joinNames(t["recipes_to_tags"], "tag_id", idNames(t["tags"]))
@@ -511,7 +676,7 @@ func rows(ms []map[string]any) []any {
 // them, outside a zip: one recipe object, or a list of them (nil when the
 // document is not that).
 func mealieJSON(doc []byte) *Archive {
-	v, err := extract.DecodeJSON(trimBOM(doc))
+	v, err := extract.DecodeJSON(jsonText(doc))
 	if err != nil {
 		return nil
 	}
@@ -525,8 +690,7 @@ func mealieJSON(doc []byte) *Archive {
 		}
 	}
 	for _, m := range objs {
-		_, slug := m["slug"]
-		if m == nil || !slug || firstOf(m, "recipeIngredient", "recipe_ingredient", "recipeInstructions", "recipe_instructions") == nil {
+		if !isMealieRecipe(m) {
 			return nil
 		}
 	}

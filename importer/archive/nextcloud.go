@@ -3,6 +3,8 @@ package archive
 import (
 	"path"
 	"strings"
+
+	"larder/importer/extract"
 )
 
 // Nextcloud Cookbook keeps each recipe in a folder of its own: recipe.json,
@@ -43,6 +45,8 @@ func (z *zipArchive) nextcloudRecipe(name string) Recipe {
 	if _, ok := m["@type"]; !ok {
 		m["@type"] = "Recipe" // older versions leave it out
 	}
+	plainLines(m, "recipeIngredient", false)
+	plainLines(m, "recipeInstructions", true)
 	rec := fromSchemaNode(name, m, entryURL(name))
 	if rec.Err != nil {
 		return rec
@@ -63,4 +67,23 @@ func (z *zipArchive) nextcloudRecipe(name string) Recipe {
 		z.localImage(&rec)
 	}
 	return rec
+}
+
+// plainLines writes the lines of a list field as Cookbook shows them: each
+// is Markdown (RecipeIngredient.vue, RecipeInstruction.vue), and a step's
+// line breaks stay inside the step (white-space: pre-line), so joined is
+// true for steps. Other shapes of the field (a single text, objects) are
+// left to the schema.org rules.
+func plainLines(m map[string]any, key string, joined bool) {
+	items := list(m[key])
+	for i, it := range items {
+		s, ok := it.(string)
+		if !ok {
+			continue
+		}
+		if joined {
+			s = strings.Join(extract.Lines(s), " ")
+		}
+		items[i] = plainMarkdown(s)
+	}
 }

@@ -51,7 +51,7 @@ func openGzip(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 			yield(paprikaRecipe("recipe", m, lim.MaxImageBytes))
 		}}, nil
 	}
-	if !looksLikeJSON(doc) {
+	if !looksLikeJSON(jsonText(doc)) {
 		return nil, fmt.Errorf("%w: the gzipped file is not JSON", ErrUnknownFormat)
 	}
 	return openJSONDocument(doc)

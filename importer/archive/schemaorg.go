@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"larder/importer/extract"
@@ -77,6 +78,53 @@ func bracketGroups(in []extract.Section) []extract.Section {
 	return b.done()
 }
 
+// nullWords are what a program prints for an empty field when it writes
+// an ingredient's amount, unit and food into one line: Python's None
+// (Tandoor's RecipeSage export writes f"{amount} {unit} {food}", so a line
+// without unit reads "1.0 None onion"), JavaScript's null and undefined.
+var nullWords = map[string]bool{"None": true, "null": true, "undefined": true}
+
+// withoutNulls reads the lines a program wrote from an ingredient's fields:
+// a line that starts with an amount and holds a null word has those words
+// dropped, and its amount too when it is 0 (no amount: "0.0 None salt" is
+// "salt"); a line left empty is no ingredient.
+func withoutNulls(in []extract.Section) []extract.Section {
+	out := make([]extract.Section, 0, len(in))
+	for _, s := range in {
+		items := make([]string, 0, len(s.Items))
+		for _, it := range s.Items {
+			if it = programLine(it); it != "" {
+				items = append(items, it)
+			}
+		}
+		if len(items) > 0 || s.Name != "" {
+			out = append(out, extract.Section{Name: s.Name, Items: items})
+		}
+	}
+	return out
+}
+
+func programLine(line string) string {
+	f := strings.Fields(line)
+	if len(f) < 2 || !slices.ContainsFunc(f[1:], func(w string) bool { return nullWords[w] }) {
+		return line
+	}
+	amount, ok := number(f[0])
+	if !ok {
+		return line
+	}
+	kept := f[:0]
+	if amount != 0 {
+		kept = append(kept, f[0])
+	}
+	for _, w := range f[1:] {
+		if !nullWords[w] {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
 // commentTexts reads the texts of a recipe's comment objects: in an export
 // they are the owner's notes (RecipeSage writes its notes as a Comment
 // named "Author Notes").
@@ -103,7 +151,7 @@ func commentTexts(v any) []string {
 // zipArchive.localImage).
 func fromSchemaNode(entry string, n map[string]any, base string) Recipe {
 	r := extract.FromSchema(withHeadingSteps(n), base)
-	r.IngredientSections = bracketGroups(r.IngredientSections)
+	r.IngredientSections = bracketGroups(withoutNulls(r.IngredientSections))
 	r.InstructionSections = bracketGroups(r.InstructionSections)
 	switch {
 	case r.Title == "":
@@ -224,7 +272,7 @@ func appendOnce(list []string, s string) []string {
 // Lines, as scrapers and database dumps write them) is read as a list of
 // them.
 func openJSONDocument(doc []byte) (*Archive, error) {
-	doc = trimBOM(doc)
+	doc = jsonText(doc)
 	if _, err := extract.DecodeJSON(doc); err != nil {
 		seq, serr := jsonSequence(doc)
 		if serr != nil {
@@ -269,13 +317,6 @@ func jsonSequence(doc []byte) ([]byte, error) {
 	return json.Marshal(vals)
 }
 
-func trimBOM(b []byte) []byte {
-	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
-		return b[3:]
-	}
-	return b
-}
-
 // schemaOrg opens a zip of JSON (or HTML) files with schema.org recipes, or
 // returns nil when no file of the zip holds one. The files are read once
 // here to count the recipes (for "n of m") and again, one at a time, when
@@ -303,7 +344,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 				total++
 			}
 		default:
-			if n := len(extract.RecipeNodes(trimBOM(b))); n > 0 {
+			if n := len(extract.RecipeNodes(jsonText(b))); n > 0 {
 				docs = append(docs, doc{name: name, count: n})
 				total += n
 			}
@@ -332,7 +373,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 				}
 				recs = append(recs, rec)
 			} else {
-				nodes := extract.RecipeNodes(trimBOM(b))
+				nodes := extract.RecipeNodes(jsonText(b))
 				for i, n := range nodes {
 					entry := d.name
 					if len(nodes) > 1 {

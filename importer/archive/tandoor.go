@@ -143,7 +143,7 @@ func tandoorRecipe(entry string, m map[string]any) Recipe {
 		if hasValue(st["time"]) {
 			unmapped = appendOnce(unmapped, "step time")
 		}
-		for _, line := range extract.Lines(plainMarkdown(str(st, "instruction"))) {
+		for _, line := range extract.Lines(plainMarkdown(renderTemplates(str(st, "instruction"), list(st["ingredients"])))) {
 			steps.item(line)
 		}
 		for _, i := range list(st["ingredients"]) {
@@ -164,37 +164,92 @@ func tandoorRecipe(entry string, m map[string]any) Recipe {
 	return Recipe{Entry: entry, Recipe: r, Unmapped: unmapped}
 }
 
-// tandoorIngredient writes "amount unit food, note" (plural names for
-// amounts above one, as Tandoor shows them).
+// tandoorIngredient writes "amount unit food, note", as Tandoor lists it.
 func tandoorIngredient(ing map[string]any) string {
-	var parts []string
-	amount, _ := number(ing["amount"])
-	noAmount, _ := ing["no_amount"].(bool)
-	plural := amount > 1
-	if amount > 0 && !noAmount {
-		parts = append(parts, trimFloat(amount))
-	}
-	for _, k := range []string{"unit", "food"} {
-		o := obj(ing[k])
-		if o == nil {
-			continue
-		}
-		name := str(o, "name")
-		if p := str(o, "plural_name"); plural && p != "" {
-			name = p
-		}
-		if name != "" {
-			parts = append(parts, name)
-		}
-	}
-	line := strings.Join(parts, " ")
-	if note := str(ing, "note"); note != "" {
+	p := tandoorParts(ing)
+	line := p.String()
+	if p.note != "" {
 		if line == "" {
-			return note
+			return p.note
 		}
-		line += ", " + note
+		line += ", " + p.note
 	}
 	return line
+}
+
+// tandoorLine is an ingredient's parts as Tandoor shows them.
+type tandoorLine struct{ amount, unit, food, note string }
+
+// String is the line without its note, as a step's {{ ingredients[i] }}
+// writes it (cookbook/helper/template_helper.py).
+func (l tandoorLine) String() string {
+	var parts []string
+	for _, p := range []string{l.amount, l.unit, l.food} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// tandoorParts reads an ingredient: the amount unless it has none, the
+// unit's and food's plural names for amounts above one or when the
+// ingredient says to always use them (Tandoor 1.5's always_use_plural_unit
+// and always_use_plural_food).
+func tandoorParts(ing map[string]any) tandoorLine {
+	var l tandoorLine
+	amount, _ := number(ing["amount"])
+	noAmount, _ := ing["no_amount"].(bool)
+	if amount > 0 && !noAmount {
+		l.amount = trimFloat(amount)
+	}
+	name := func(k string) string {
+		o := obj(ing[k])
+		always, _ := ing["always_use_plural_"+k].(bool)
+		if p := str(o, "plural_name"); p != "" && (amount > 1 || always) {
+			return p
+		}
+		return str(o, "name")
+	}
+	l.unit, l.food, l.note = name("unit"), name("food"), str(ing, "note")
+	return l
+}
+
+// tandoorTemplate is the Jinja code a step's text may hold to show one of
+// the step's ingredients, or a part of it, and a number scaled with the
+// servings (docs/features/templating.md).
+var tandoorTemplate = regexp.MustCompile(`\{\{\s*(?:ingredients\[(\d+)\](?:\.(amount|unit|food|note))?|scale\(\s*([0-9]+(?:\.[0-9]+)?)\s*\))\s*\}\}`)
+
+// renderTemplates writes a step's templates as Tandoor shows them at the
+// recipe's own servings; a reference to an ingredient the step does not
+// have is left as written.
+func renderTemplates(text string, ings []any) string {
+	if !strings.Contains(text, "{{") {
+		return text
+	}
+	return tandoorTemplate.ReplaceAllStringFunc(text, func(t string) string {
+		m := tandoorTemplate.FindStringSubmatch(t)
+		if m[3] != "" {
+			f, _ := strconv.ParseFloat(m[3], 64)
+			return trimFloat(f)
+		}
+		i, err := strconv.Atoi(m[1])
+		if err != nil || i >= len(ings) || obj(ings[i]) == nil {
+			return t
+		}
+		l := tandoorParts(obj(ings[i]))
+		switch m[2] {
+		case "amount":
+			return l.amount
+		case "unit":
+			return l.unit
+		case "food":
+			return l.food
+		case "note":
+			return l.note
+		}
+		return l.String()
+	})
 }
 
 // number reads an amount written as a JSON number or, as Django REST
@@ -215,14 +270,15 @@ func number(v any) (float64, bool) {
 }
 
 // Markdown's strong and emphasis markers around words ("**50 minutes**",
-// "__hot__", "*gently*") and its links, as Tandoor's steps are written.
+// "__hot__", "*gently*") and its links, as Tandoor's and Mealie's steps
+// are written.
 var (
 	markdownStrong = regexp.MustCompile(`(\*\*|__)([^*_\n]+?)(\*\*|__)`)
 	markdownEm     = regexp.MustCompile(`(?m)(^|[\s(])[*_]([^*_\s][^*_\n]*?)[*_]($|[\s.,;:!?)])`)
 	markdownLink   = regexp.MustCompile(`!?\[([^\]]*)\]\([^)\s]*\)`)
 )
 
-// plainMarkdown writes a Tandoor step's Markdown as the text it shows:
+// plainMarkdown writes a step's Markdown as the text it shows:
 // emphasis markers and link targets dropped (the recipe here is plain text).
 func plainMarkdown(s string) string {
 	s = markdownLink.ReplaceAllString(s, "$1")

@@ -31,6 +31,7 @@ type expect struct {
 	SourceURL          string
 	DescriptionHas     string
 	Unmapped           []string // must be reported (others may be too)
+	NotUnmapped        []string // must not be reported: the export holds no value for them
 	EntryHas           string
 }
 
@@ -76,7 +77,7 @@ var variantExpect = map[string]struct {
 		Title: "Dal", Ingredients: []string{"250 g yellow lentils", "1 tsp turmeric"}, Steps: []string{"Simmer the lentils with the turmeric until soft."},
 		Servings: 4, Total: 40,
 	}, {
-		Title: "Oat Bars", Ingredients: []string{"## Base", "2 cups oats", "0.5 cup butter softened", "salt a pinch"}, Steps: []string{"Press into a tin and bake 25 minutes."},
+		Title: "Oat Bars", Ingredients: []string{"## Base", "2 cups oats", "1/2 cup butter softened", "salt a pinch"}, Steps: []string{"Press into a tin and bake 25 minutes."},
 		Servings: 12,
 	}}},
 	"tandoor/export pk zips": {archive.FormatTandoor, []expect{{
@@ -205,6 +206,120 @@ var variantExpect = map[string]struct {
 		Steps:       []string{"Mash the bananas and mix in the rest.", "Bake in a loaf tin for an hour."},
 		Servings:    -1, Prep: 15, Cook: 60, Total: 75, Image: archivetest.JPEG(21),
 	}}},
+	"mealie/recipe zip download": {archive.FormatMealie, []expect{{
+		Title:       "Focaccia",
+		Ingredients: []string{"## Dough", "500 g bread flour", "7 g dried yeast", "400 ml warm water", "## Topping", "flaky salt", "3 tablespoons olive oil"},
+		Steps:       []string{"Mix the flour, yeast and water; rest for 2 hours.", "## Bake", "Press into an oiled tray, drizzle with the oil and scatter the salt.", "Bake at 220 °C for 25 minutes."},
+		Servings:    -1, Prep: 20, Cook: 25, Total: 180,
+		Categories: []string{"Bread"}, Tags: []string{"vegan"}, Image: archivetest.JPEG(31),
+		SourceURL: "https://bread.example.net/focaccia", DescriptionHas: "Dimple the dough deeply.",
+		Unmapped: []string{"assets", "extras"}, NotUnmapped: []string{"nutrition", "tools", "comments"},
+	}}},
+	"mealie/backup side tables": {archive.FormatMealieBackup, []expect{{
+		Title:       "Minestrone",
+		Ingredients: []string{"2 carrots, diced", "1 tin cannellini beans", "100 g small pasta"},
+		Steps:       []string{"Sweat the carrots in olive oil.", "Add the beans, pasta and water; simmer 40 minutes."},
+		Servings:    6, Prep: 15, Cook: 40, Total: 55,
+		Categories: []string{"Soup"}, Tags: []string{"winter"}, Image: archivetest.JPEG(32), DescriptionHas: "Better the next day.",
+		Unmapped: []string{"nutrition", "tools", "assets", "comments", "extras", "recipeCuisine"},
+	}, {
+		Title:       "Bruschetta",
+		Ingredients: []string{"4 slices sourdough", "3 ripe tomatoes"},
+		Steps:       []string{"Toast the bread and pile on the chopped tomatoes."},
+		Servings:    4, Prep: 10, Total: 10, SourceURL: "https://toast.example.org/bruschetta",
+		NotUnmapped: []string{"nutrition", "tools", "assets", "comments", "extras", "recipeCuisine"},
+	}}},
+	"tandoor/1.5 plural flags and step templates": {archive.FormatTandoor, []expect{{
+		Title:       "Cinnamon Rolls",
+		Ingredients: []string{"## Dough", "500 g flour", "250 ml milk", "1 sachet yeast", "a pinch of salt", "## Filling", "50 g butter, softened", "1 cup raisins"},
+		Steps: []string{"## Dough", "Warm the milk and stir in the yeast.", "Knead in 500 g flour and a pinch of salt for 10 minutes.",
+			"## Filling", "Spread 50 g butter over the dough and scatter over the raisins.", "Roll up, cut 12 rolls and bake for 25 minutes."},
+		Servings: 12, Prep: 30, Total: 115, Tags: []string{"baking"}, Image: archivetest.JPEG(34), Unmapped: []string{"nutrition"},
+	}}},
+	"tandoor/recipesage json export": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Shepherd's Pie",
+		Ingredients: []string{"500 g lamb mince", "1 onion", "salt", "800 g potatoes"},
+		Steps:       []string{"Brown the lamb with the onion and season.", "Top with mashed potatoes and bake for 50 minutes."},
+		Servings:    4, Prep: 20, Total: 70,
+	}}},
+	"paprika/photo_data and headings": {archive.FormatPaprika, []expect{{
+		Title:       "Blueberry Muffins",
+		Ingredients: []string{"## For the batter", "250 g flour", "2 tsp baking powder", "150 ml milk", "## For the topping", "2 tbsp sugar", "100 g blueberries"},
+		Steps:       []string{"Heat the oven to 200 °C.", "Whisk the batter together and fold in the blueberries.", "Fill the cases, sprinkle with the sugar and bake for 20 minutes."},
+		Servings:    12, Prep: 15, Cook: 20, Total: 35,
+		Categories: []string{"Baking", "Breakfast"}, Image: archivetest.JPEG(35), SourceURL: "https://muffins.example.com/blueberry",
+		DescriptionHas: "Frozen berries work too.", Unmapped: []string{"nutritional_info", "difficulty"}, NotUnmapped: []string{"rating", "photos"},
+	}}},
+	"nextcloud/0.11 filtered recipe.json": {archive.FormatNextcloud, []expect{{
+		Title:       "Panna Cotta",
+		Ingredients: []string{"500 ml cream", "60 g sugar", "3 leaves gelatine"},
+		Steps:       []string{"Soak the gelatine in cold water.", "Warm the cream with the sugar and dissolve the gelatine in it.", "Pour into glasses and chill for 4 hours."},
+		Servings:    6, Prep: 20, Total: 260, Categories: []string{"Dessert"}, Image: archivetest.JPEG(36),
+		NotUnmapped: []string{"nutrition", "tool"},
+	}, {
+		Title:       "Gazpacho",
+		Ingredients: []string{"1 kg tomatoes", "1 cucumber", "1 clove garlic"},
+		Steps:       []string{"## Soup", "Blend everything smooth.", "Chill for an hour.", "## To serve", "Top with croutons."},
+		Categories:  []string{"Soup"}, Tags: []string{"cold", "summer"}, SourceURL: "https://soup.example.net/gazpacho",
+		Unmapped: []string{"tool"}, NotUnmapped: []string{"nutrition"},
+	}}},
+	"mealie/step summaries and markdown": {archive.FormatMealie, []expect{{
+		Title:       "Pizza Dough",
+		Ingredients: []string{"300 g strong flour", "200 ml water", "1 tsp salt"},
+		Steps: []string{"Mix: Stir the flour, water and salt to a shaggy dough.", "Knead for 10 minutes until smooth. Cover and leave to rise for 2 hours.",
+			"Shape: Divide in two and stretch each into a round (see the video)."},
+		Servings: 2, Prep: 20, Total: 140,
+	}}},
+	"paprika/crlf directions with headings": {archive.FormatPaprika, []expect{{
+		Title:       "Chicken Pie",
+		Ingredients: []string{"## Filling", "500 g chicken thighs", "2 leeks", "300 ml stock", "## Pastry", "1 sheet puff pastry", "1 egg, beaten"},
+		Steps:       []string{"## Filling", "Brown the chicken.", "Add the leeks and stock and simmer 30 minutes.", "## Pastry", "Cover with the pastry and brush with the egg.", "Bake at 200 °C for 30 minutes."},
+		Servings:    -1, Prep: 15, Cook: 75, Total: 90, DescriptionHas: "Family pie.",
+		NotUnmapped: []string{"rating", "photos", "difficulty", "nutritional_info", "source"},
+	}}},
+	"nextcloud/markdown steps": {archive.FormatNextcloud, []expect{{
+		Title:       "Chocolate Mousse",
+		Ingredients: []string{"200 g dark chocolate", "4 eggs", "2 tbsp sugar"},
+		Steps: []string{"Melt the chocolate gently over hot water.", "Whisk the whites with the sugar to soft peaks and fold them into the chocolate and yolks (how to fold).",
+			"Chill for at least 3 hours."},
+		Servings: 4, Prep: 20, Total: 20, Categories: []string{"Dessert"}, Image: archivetest.JPEG(38), NotUnmapped: []string{"nutrition", "tool"},
+	}}},
+	"tandoor/1.0 text steps with lists": {archive.FormatTandoor, []expect{{
+		Title:       "Potato Salad",
+		Ingredients: []string{"1 kg potato", "chives", "## Dressing", "4 tbsp oil", "2 tbsp vinegar", "1 tsp mustard"},
+		Steps:       []string{"Boil the potatoes for 20 minutes.", "Peel and slice them while warm.", "## Dressing", "Whisk the oil, vinegar and mustard.", "Pour over the potatoes and scatter the chives."},
+		Servings:    4, Prep: 25, Total: 25, Tags: []string{"salad"}, Unmapped: []string{"step time"},
+	}}},
+	"mealie/backup abbreviations and fractions": {archive.FormatMealieBackup, []expect{{
+		Title:       "Pancake Stack",
+		Ingredients: []string{"1 1/2 cups flour", "1/3 tsp salt", "2 tbsp sugar", "1 tbsp butter melted", "0.25 l milk", "2 eggs"},
+		Steps:       []string{"Whisk everything together and fry in a hot pan."},
+		Servings:    4, Total: 20,
+	}}},
+	"schema/utf-16 json": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Crêpes Suzette",
+		Ingredients: []string{"125 g flour", "2 eggs", "250 ml milk", "2 oranges"},
+		Steps:       []string{"Whisk the batter and rest it.", "Fry the crêpes.", "Warm them in the orange juice."},
+		Servings:    4, Prep: 10, Cook: 20, Total: 30,
+	}}},
+	"schema/itemlist of recipes": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Guacamole",
+		Ingredients: []string{"2 avocados", "1 lime", "1 small onion"},
+		Steps:       []string{"Mash the avocados with the lime juice.", "Stir in the chopped onion."},
+		Servings:    4, Prep: 10, Total: 10, Categories: []string{"Dip"}, SourceURL: "https://dips.example.com/#guacamole",
+	}, {
+		Title:       "Salsa",
+		Ingredients: []string{"4 tomatoes", "1 chilli"},
+		Steps:       []string{"Chop everything finely and mix."},
+		Servings:    6, SourceURL: "https://dips.example.com/#salsa",
+	}}},
+	"schema/howto steps with tips": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Roast Chicken",
+		Ingredients: []string{"1 chicken (1.8 kg)", "1 lemon", "4 tbsp butter"},
+		Steps: []string{"## Prepare", "Heat the oven to 200 °C.", "Stuff the lemon into the chicken.",
+			"## Roast", "Rub the skin with the butter.", "Dry the skin first for crispness.", "Roast for 1 hour 30 minutes, then rest for 15 minutes."},
+		Servings: 6, Total: 105, ImageURL: "https://roast.example.org/chicken.jpg",
+	}}},
 }
 
 // TestVariants reads each real app's export shape (archivetest.Variants,
@@ -299,6 +414,11 @@ func checkRecipe(t *testing.T, r archive.Recipe, w expect) {
 	for _, u := range w.Unmapped {
 		if !slices.Contains(r.Unmapped, u) {
 			diff("unmapped", r.Unmapped, "with "+u)
+		}
+	}
+	for _, u := range w.NotUnmapped {
+		if slices.Contains(r.Unmapped, u) {
+			diff("unmapped", r.Unmapped, "without "+u)
 		}
 	}
 	if !strings.Contains(r.Entry, w.EntryHas) {

@@ -19,7 +19,7 @@ type Variant struct {
 
 // Variants returns every variant, for the reader's tests and as fuzz seeds.
 func Variants() []Variant {
-	return []Variant{
+	return append([]Variant{
 		{"mealie/v1 export snake_case", "Mealie v1.x/v2.x services/exporter/_abc_exporter.py: recipes/<slug>/<slug>.json written by model_dump_json (field names, not aliases); images/ copied beside", mealieV1SnakeExport()},
 		{"mealie/v0.5 backup", "Mealie v0.5.x services/backups/exports.py: recipes/<slug>/<slug>.json (camelCase, categories and tags as strings) and the recipe data dir images/original.webp, with users/, settings/, comments/ JSON beside", mealieV05Backup()},
 		{"mealie/v0.4 backup", "Mealie v0.4.x services/backups/exports.py: recipes/<name>.json flat, images/<slug>/original.*, ingredients as strings", mealieV04Backup()},
@@ -42,7 +42,7 @@ func Variants() []Variant {
 		{"schema/json lines", "JSON Lines dumps (one schema.org Recipe per line), as scrapers and recipe-scrapers exports write them", schemaJSONLines()},
 		{"schema/gzipped json", "a JSON file of recipes gzipped (.json.gz)", schemaGzip()},
 		{"schema/bom relative image", "a zip of JSON files saved by Windows tools with a UTF-8 BOM, the image referenced by a relative path with an upper-case extension", schemaBOMRelativeImage()},
-	}
+	}, moreVariants()...)
 }
 
 // zipOf builds a zip from name, content pairs; an image (by extension) is

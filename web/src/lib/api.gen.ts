@@ -779,7 +779,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a backup from another server
-         * @description ADMIN only. multipart/form-data with the archive in the field "backup", at most BACKUP_MAX_UPLOAD bytes (default 10 GB; a larger Content-Length is refused with 413 before the body is read). The request must declare its Content-Length. The archive is verified completely (manifest, every entry's size and SHA-256, entry names, bounds against ZIP bombs, schema version not newer than this release) before it appears in the list, under the name its manifest's creation time gives.
+         * @description ADMIN only. multipart/form-data with the archive in the field "backup", at most BACKUP_MAX_UPLOAD bytes (default 10 GB; a larger Content-Length is refused with 413 before the body is read). The request must declare its Content-Length. The archive is verified completely (manifest, every entry's size and SHA-256, entry names, bounds against ZIP bombs, schema version not newer than this release) before it appears in the list, under the name its manifest's creation time gives. Verifying and storing it must end within 6 hours of its arrival (the hourly purge aborts unfinished copies older than that); one that takes longer stores nothing and is answered 503.
          */
         post: {
             parameters: {
@@ -3802,7 +3802,7 @@ export interface components {
             nextCursor: string | null;
             total: number;
         };
-        /** @description The result of a backup_restore job. A failed restore (error codes backup_invalid, backup_newer_schema, backup_incompatible, not_found, restore_running, restore_failed) changed nothing; restore_incomplete means the database was restored but the files could not be moved into place (the server log says where they are). */
+        /** @description The result of a backup_restore job. A failed restore (error codes backup_invalid, backup_newer_schema, backup_incompatible, not_found, restore_running, restore_failed, and interrupted: its worker went away before it finished, shown as soon as its database session has ended) changed nothing; restore_incomplete means the database was restored but the files could not be moved into place (the server log says where they are). */
         BackupRestoreResult: {
             files: number;
             /** @description The schema version after the restore; higher when an older backup was migrated forward. */

@@ -123,6 +123,15 @@ describe('scaleIngredient', () => {
     expect(scaleIngredient(unknown, 2)).toBe('2 small kohlrabi');
     const added = { text: '1 salmon steak', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 14 } } as IngredientAmount] };
     expect(scaleIngredient(added, 2)).toBe('2 salmon steaks');
+    const head = { text: '1 chicken stock cube', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 20 } } as IngredientAmount] };
+    expect(scaleIngredient(head, 2)).toBe('2 chicken stock cubes');
+  });
+
+  it('counts a leading word that portions the food after it', () => {
+    const cube = { text: '1 cube chicken bouillon', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 23 } } as IngredientAmount] };
+    expect(scaleIngredient(cube, 2)).toBe('2 cubes chicken bouillon');
+    const chicken = { text: '1 rotisserie chicken', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 20 } } as IngredientAmount] };
+    expect(scaleIngredient(chicken, 2)).toBe('2 rotisserie chickens');
   });
 
   it('makes each unit of a range written with two agree with its own number', () => {

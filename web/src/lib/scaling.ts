@@ -3,7 +3,7 @@
  * (`amounts` of each ingredient; see IngredientAmount in the served OpenAPI document). This module
  * never decides what is an amount: the server's reader does, once, and `admin ingredients` prints
  * the same JSON for lines given offline, so both sides are tested against one vector file
- * (ingredient/testdata/scaling_vectors.json).
+ * (ingredient/testdata/scaling/vectors.json).
  *
  * How results read:
  * - A readable fraction is a whole number plus 1/8, 1/4, 1/3, 1/2, 2/3 or 3/4. When the exact
@@ -97,7 +97,12 @@ export function scaleIngredient(ingredient: ScalableIngredient, factor: number):
   return out;
 }
 
-/** The last word within span that has two forms in the table ("loaf brioche bread" → "loaf"). */
+/**
+ * The word within span that the number counts: the head of an English noun phrase is its last noun
+ * ("red bell pepper" → "pepper", "chicken stock cube" → "cube"), so the last word with two forms
+ * in the table; but a word that portions what follows counts when it leads ("loaf brioche bread"
+ * → "loaf", "cube chicken bouillon" → "cube").
+ */
 export function lastInTable(text: string, span: { start: number; end: number } | undefined) {
   if (!span) return undefined;
   const words = /[\p{L}\p{M}'’-]+/gu;
@@ -105,7 +110,9 @@ export function lastInTable(text: string, span: { start: number; end: number } |
   let found: { start: number; end: number } | undefined;
   for (let m = words.exec(text); m && m.index < span.end; m = words.exec(text)) {
     const w = m[0].toLowerCase();
-    if (PLURAL.has(w) || SINGULAR.has(w)) found = { start: m.index, end: m.index + m[0].length };
+    if (!PLURAL.has(w) && !SINGULAR.has(w)) continue;
+    found = { start: m.index, end: m.index + m[0].length };
+    if (m.index === span.start && PORTIONS.has(PLURAL.has(w) ? w : SINGULAR.get(w)!)) break;
   }
   return found;
 }
@@ -287,7 +294,84 @@ const FORMS: Array<[singular: string, plural: string]> = [
   ['anchovy', 'anchovies'],
   ['scallop', 'scallops'],
   ['bulb', 'bulbs'],
+  ['cube', 'cubes'],
+  ['tub', 'tubs'],
+  ['pot', 'pots'],
+  ['glass', 'glasses'],
+  ['scoop', 'scoops'],
+  ['dollop', 'dollops'],
+  ['squeeze', 'squeezes'],
+  ['rasher', 'rashers'],
+  ['portion', 'portions'],
+  ['pod', 'pods'],
+  ['bean', 'beans'],
+  ['stem', 'stems'],
+  ['spear', 'spears'],
+  ['floret', 'florets'],
+  ['half', 'halves'],
+  ['white', 'whites'],
+  ['pepper', 'peppers'],
+  ['chili', 'chilies'],
+  ['chile', 'chiles'],
+  ['chilli', 'chillies'],
+  ['jalapeño', 'jalapeños'],
+  ['jalapeno', 'jalapenos'],
+  ['eggplant', 'eggplants'],
+  ['aubergine', 'aubergines'],
+  ['courgette', 'courgettes'],
+  ['parsnip', 'parsnips'],
+  ['turnip', 'turnips'],
+  ['russet', 'russets'],
+  ['mushroom', 'mushrooms'],
+  ['cabbage', 'cabbages'],
+  ['tomatillo', 'tomatillos'],
+  ['plantain', 'plantains'],
+  ['olive', 'olives'],
+  ['pickle', 'pickles'],
+  ['gherkin', 'gherkins'],
+  ['fig', 'figs'],
+  ['date', 'dates'],
+  ['apricot', 'apricots'],
+  ['nectarine', 'nectarines'],
+  ['clementine', 'clementines'],
+  ['tangerine', 'tangerines'],
+  ['grapefruit', 'grapefruits'],
+  ['kiwi', 'kiwis'],
+  ['pineapple', 'pineapples'],
+  ['melon', 'melons'],
+  ['strawberry', 'strawberries'],
+  ['walnut', 'walnuts'],
+  ['almond', 'almonds'],
+  ['pecan', 'pecans'],
+  ['chestnut', 'chestnuts'],
+  ['marshmallow', 'marshmallows'],
+  ['chicken', 'chickens'],
+  ['hen', 'hens'],
+  ['crust', 'crusts'],
+  ['shell', 'shells'],
+  ['pita', 'pitas'],
+  ['baguette', 'baguettes'],
+  ['croissant', 'croissants'],
+  ['wrap', 'wraps'],
+  ['patty', 'patties'],
+  ['filet', 'filets'],
+  ['loin', 'loins'],
+  ['shank', 'shanks'],
+  ['leg', 'legs'],
+  ['tenderloin', 'tenderloins'],
+  ['rack', 'racks'],
+  ['prawn', 'prawns'],
+  ['clam', 'clams'],
+  ['mussel', 'mussels'],
+  ['oyster', 'oysters'],
+  ['lobster', 'lobsters'],
+  ['sardine', 'sardines'],
+  ['skewer', 'skewers'],
 ];
+/** Words that portion the food named after them: when one leads a noun, it is what is counted. */
+const PORTIONS = new Set(['loaf', 'cube', 'block', 'slice', 'piece', 'sheet', 'stick', 'head', 'bunch', 'sprig', 'stalk',
+  'rasher', 'wedge', 'strip', 'knob', 'scoop', 'dollop', 'glass', 'pod', 'bulb', 'ear', 'portion', 'can', 'tin', 'jar',
+  'bottle', 'package', 'pack', 'packet', 'box', 'bag', 'carton', 'container', 'tub', 'pot', 'envelope']);
 const PLURAL = new Map(FORMS);
 const SINGULAR = new Map(FORMS.map(([s, p]) => [p, s]));
 

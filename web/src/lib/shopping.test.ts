@@ -88,7 +88,7 @@ describe('itemText', () => {
     expect(itemText(item({ text: 'garlic', quantity: 3, unit: 'clove' }))).toBe('garlic');
     expect(itemText(item({ text: 'onion', quantity: null }))).toBe('onion');
     expect(itemText(item({ text: 'bin bags', quantity: null }))).toBe('bin bags');
-    expect(itemText(item({ text: 'courgette', quantity: 2 }))).toBe('courgette');
+    expect(itemText(item({ text: 'kohlrabi', quantity: 2 }))).toBe('kohlrabi');
   });
 });
 
