@@ -71,6 +71,9 @@ func appRecipes(roots []any, depth int) []map[string]any {
 		}
 		switch v := v.(type) {
 		case map[string]any:
+			if _, ok := v["@type"]; ok {
+				return // schema.org data, read as such (jsonld.go)
+			}
 			if firstKey(v, appIngredientKeys) != nil && firstKey(v, appStepKeys) != nil {
 				out = append(out, v)
 				return

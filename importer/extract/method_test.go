@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -103,5 +104,21 @@ func TestAppData(t *testing.T) {
 	}
 	if got, want := flatten(r.InstructionSections), []string{"Boil the peas for 5 minutes.", "Blend and salt."}; strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("steps %q, want %q", got, want)
+	}
+}
+
+// TestAppDataLeavesStructuredMethod: a short structured method ("Toast
+// the bread.") is the method; the schema.org data in the page's scripts
+// is not read again as a script's data.
+func TestAppDataLeavesStructuredMethod(t *testing.T) {
+	t.Parallel()
+	page := `<html><head><script type="application/ld+json">{"@type":"Recipe","name":"Toast","recipeIngredient":["2 slices bread"],
+"recipeInstructions":[{"@type":"HowToSection","name":"Toast","itemListElement":[{"@type":"HowToStep","text":"Toast the bread."}]}]}</script></head></html>`
+	r, err := FromHTML([]byte(page), "https://example.com/toast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Section{{Name: "Toast", Items: []string{"Toast the bread."}}}; !reflect.DeepEqual(r.InstructionSections, want) {
+		t.Errorf("steps %q, want %q", r.InstructionSections, want)
 	}
 }

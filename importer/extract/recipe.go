@@ -251,11 +251,12 @@ func (p *page) extract() Recipe {
 		}
 	}
 	p.repairIngredients(&r, plug)
+	structuredMethod := countItems(r.InstructionSections) > 0
 	if needsHeuristic(r) {
 		r = mergeRecipes([]Recipe{r, heuristic(p)})
 		via = "heuristic"
 	}
-	if !anyStepLike(r.InstructionSections) {
+	if !structuredMethod && !anyStepLike(r.InstructionSections) {
 		// The method may be in the data of the page's scripts only
 		// (appdata.go), the HTML holding nothing or a placeholder
 		// ("Loading…"); the HTML's ingredients stay when it has them.
