@@ -497,6 +497,15 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 			return ReasonName // "Chinese 5 spice"
 		case after.kind == tWord && a.unit == nil && (after.low == "count" || after.low == "ct"):
 			return ReasonName // a size grade: "shrimp (16/20 count)", "21/25 ct"
+		case after.kind == tWord && a.unit == nil && ratingWords[after.low] && (p.tok(next+1) == nil || p.toks[next+1].kind == tPunct):
+			return ReasonName // a rating: "beef mince (5 star)"; "2 star anise" counts pods
+		case a.max == nil && (after.kind == tPunct && (after.text == "-" || after.text == "–" || after.text == "—") || after.kind == tWord && after.low == "to") &&
+			p.tok(next+1) != nil && p.toks[next+1].kind == tWord && startsWithDigit(p.toks[next+1].text):
+			// The first end of a range whose other end is a temperature or a percentage is one
+			// too: "heated to 120–130°F", "20-25%".
+			if why := wordNumberReason(p.toks[next+1].low); why == ReasonTemperature || why == ReasonPercent {
+				return why
+			}
 		}
 	}
 	if r.inName(a, i, next) {
@@ -620,7 +629,7 @@ func (r *reader) packageSize(a *amount, i int) bool {
 		// "1 can tomato sauce (15 oz)", "1 boîte de tomates pelées (400 g)": a bare measure in
 		// parentheses after a counted container, before any other number.
 		if n := len(r.amounts); n > 0 && r.countedContainer(&r.amounts[n-1]) && r.numbers[len(r.numbers)-1].Start == r.amounts[n-1].start &&
-			a.unit != nil && measureUnits[a.unit.Key] && (open == i-1 || open == i-2 && ofWords[p.toks[i-1].low]) &&
+			a.unit != nil && measureUnits[a.unit.Key] && (open == i-1 || open == i-2 && ofWords[p.toks[i-1].low] || r.netWeightBetween(open, i)) &&
 			p.closeParen(open) == a.unitEnd+1 {
 			return true // also "2 latas de atún (de 80 g)"
 		}
@@ -629,6 +638,26 @@ func (r *reader) packageSize(a *amount, i int) bool {
 	// An equivalent of a package size: "1 15-ounce (425 g) can", "1 (15-ounce/425 g) can".
 	return r.followsNever(i, ReasonPackage)
 }
+
+// netWeightBetween reports whether the words between a parenthesis at open and token i label the
+// package's net or drained weight ("1 Dose Mais (Abtropfgewicht 285 g)", "1 can corn (drained
+// weight: 285 g)"), which is its size.
+func (r *reader) netWeightBetween(open, i int) bool {
+	p := &r.p
+	if i-open < 2 || i-open > 4 {
+		return false
+	}
+	for k := open + 1; k < i; k++ {
+		if !netWeightWords[p.toks[k].low] && !p.isPunct(k, ":", ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// netWeightWords name the weight written on a package.
+var netWeightWords = setOf("abtropfgewicht", "füllmenge", "nettogewicht", "netto", "net", "nett", "wt", "weight",
+	"drained", "poids", "égoutté", "peso", "sgocciolato", "escurrido", "uitlekgewicht", "inhoud", "nettovikt")
 
 // countedContainer reports whether an amount counts packages: its unit is one ("1 can"), or, in a
 // language whose package words are not units, the word after it ("1 boîte", "1 blik", "1 lata").
@@ -1038,7 +1067,8 @@ var temperatureWords = setOf("degrees", "degree", "deg", "fahrenheit", "celsius"
 
 var timeWords = setOf("minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "second", "seconds", "sec",
 	"secs", "day", "days", "week", "weeks", "minuten", "minuti", "minutos", "stunden", "stunde", "heures", "heure",
-	"ore", "horas", "overnight")
+	"ore", "horas", "overnight", "std", "h", "uur", "timer", "timmar", "timme", "minutter", "minuter", "godz",
+	"godzin", "godziny", "minut", "minuty", "hodin", "hodiny", "hodinu")
 
 // yieldWords before a number make it the yield of the recipe.
 var yieldWords = setOf("for", "serves", "makes", "feeds", "yields", "yield", "für", "pour", "per")
@@ -1068,6 +1098,9 @@ var countWords = setOf("a", "an", "one", "two", "three", "four", "five", "six", 
 
 var currency = setOf("$", "€", "£", "¥", "₹")
 
+// ratingWords after a number that ends the line or a parenthesis make it a rating ("(5 star)").
+var ratingWords = setOf("star", "stars", "sterne", "étoiles")
+
 // nameNumberWords follow a number that is part of a name ("Chinese 5 spice", "7 up").
 var nameNumberWords = setOf("spice", "spices", "up", "grain", "grains", "倍")
 
@@ -1080,4 +1113,5 @@ var foreignContainers = setOf("dose", "dosen", "glas", "gläser", "packung", "pa
 	"scatoletta", "bustina", "bustine", "lattine", "barattoli", "vasetti", "tarro", "pacote", "caixa", "burk", "burkar", "paket", "förp", "opakowanie", "opakowania",
 	"puszka", "puszki", "słoik", "słoiki", "torebka", "dåse", "pakke", "boks",
 	"plechovka", "plechovky", "plechovek", "konzerva", "konzervy", "balíček", "balíčky", "balení", "sklenice",
-	"sklenička", "kelímek", "kelímky", "sáček", "sáčky", "pohár")
+	"sklenička", "kelímek", "kelímky", "sáček", "sáčky", "pohár", "würfel", "tüte", "tütchen", "zakje", "zakjes",
+	"pose", "poser", "påse", "påsar")

@@ -176,6 +176,7 @@ func FuzzReadAmounts(f *testing.F) {
 		"$1.99", "1 1/2-inch (4 cm) piece", "1 jar (8 ounce size)", "4 steaks, about 4-5 oz each", "For 6-8:",
 		strings.Repeat("1 (", 200), strings.Repeat("2 x ", 100), "99999999999999999999999999999999999999999 cups",
 		"1 No. 2 can", "2 #10 cans", "4 fette di circa 200 g l'una", "in vier porties van 150 g", "1 avocado",
+		"1&nbsp;cup", "&amp;&#160;&#xA0;&nbsp&;1&frac12;", "120–130°F", "1 Dose (Abtropfgewicht 285 g)",
 	} {
 		f.Add(s)
 	}

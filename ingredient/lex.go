@@ -1,6 +1,7 @@
 package ingredient
 
 import (
+	"html"
 	"math"
 	"strconv"
 	"strings"
@@ -68,6 +69,17 @@ func lex(s string) []token {
 			i += size
 			space = true
 			continue
+		case r == '&' && entityEnd(s, i) > 0:
+			// A character reference left from a web page reads as the character it stands for:
+			// "1&nbsp;cup" is "1 cup", "salt &amp; vinegar" has an ampersand.
+			end := entityEnd(s, i)
+			c := []rune(html.UnescapeString(s[i:end]))
+			if unicode.IsSpace(c[0]) {
+				i = end
+				space = true
+				continue
+			}
+			toks = append(toks, token{kind: tPunct, text: string(c), low: string(c), start: i, end: end})
 		case isDigit(s[i]) || (s[i] == '.' && i+1 < len(s) && isDigit(s[i+1])):
 			toks = lexNumber(s, i, toks)
 		case vulgarFractions[r] != 0:
@@ -84,6 +96,23 @@ func lex(s string) []token {
 		i = toks[len(toks)-1].end
 	}
 	return toks
+}
+
+// entityEnd returns the end of the HTML character reference at i ("&nbsp;", "&#160;", "&amp;")
+// that stands for one character other than a letter or a number, or 0.
+func entityEnd(s string, i int) int {
+	j := i + 1
+	for j < len(s) && j-i <= 10 && (isDigit(s[j]) || s[j] == '#' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+		j++
+	}
+	if j >= len(s) || s[j] != ';' || j == i+1 {
+		return 0
+	}
+	c := []rune(html.UnescapeString(s[i : j+1]))
+	if len(c) != 1 || c[0] == '&' && s[i:j+1] != "&amp;" || unicode.IsLetter(c[0]) || unicode.IsNumber(c[0]) {
+		return 0
+	}
+	return j + 1
 }
 
 // scanWord returns the end of the word starting at i: letters, with inner hyphens and apostrophes

@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
-import react from '@vitejs/plugin-react';
+import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
 
@@ -10,7 +10,11 @@ const apiTarget = process.env.LARDER_API ?? 'http://localhost:8080';
 
 export default defineConfig(({ mode }) => ({
   plugins: [
-    react(),
+    // The client is written against React's API and rendered by Preact (preact/compat): the same
+    // components, with a first load half the size and half the script work (60 KB of JavaScript
+    // instead of 118 KB gzip on the recipe page, Lighthouse's most costly part on a phone).
+    // The preset aliases react and react-dom to preact/compat in builds, tests and the dev server.
+    preact(),
     // An installable app that opens offline: the manifest, and the service worker of src/sw.ts
     // (Workbox) with the built shell precached. Registration is a script file, not inline, so the
     // page keeps working under a Content-Security-Policy without 'unsafe-inline'.
@@ -45,10 +49,16 @@ export default defineConfig(({ mode }) => ({
     // react-router's package exports name only its development build (dev warnings and checks
     // on every navigation and render); its production build sits beside it, unexported
     // (remix-run/react-router#12532, #14102). A production build of the client takes that one.
-    alias:
-      mode === 'production'
-        ? [{ find: /^react-router$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)) }]
-        : [],
+    // Tests take the development build's ES module: Node would otherwise load its CommonJS file,
+    // whose require('react') bypasses the Preact alias.
+    alias: [
+      {
+        find: /^react-router$/,
+        replacement: fileURLToPath(
+          new URL(`./node_modules/react-router/dist/${mode === 'production' ? 'production' : 'development'}/index.mjs`, import.meta.url),
+        ),
+      },
+    ],
   },
   server: {
     proxy: {
@@ -67,5 +77,7 @@ export default defineConfig(({ mode }) => ({
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
+    // Run react-router through Vite so that its imports of react take the Preact alias, as in the build.
+    server: { deps: { inline: [/react-router/] } },
   },
 }));

@@ -63,6 +63,33 @@ func TestRunParse(t *testing.T) {
 			}
 		}
 	})
+	t.Run("generic skips the site extractor", func(t *testing.T) {
+		t.Parallel()
+		// xiachufang.com's extractor takes the title from the h1, not the
+		// JSON-LD name; with --generic the JSON-LD name stays.
+		page := write("xcf.html", `<html><head><script type="application/ld+json">
+{"@type":"Recipe","name":"Category","recipeIngredient":["1 egg"],"recipeInstructions":"Boil the egg."}
+</script></head><body><h1>Boiled egg</h1></body></html>`)
+		for _, tt := range []struct {
+			args  []string
+			title string
+		}{
+			{[]string{"--url", "https://www.xiachufang.com/recipe/1/", page}, "Boiled egg"},
+			{[]string{page, "--generic", "--url", "https://www.xiachufang.com/recipe/1/"}, "Category"},
+		} {
+			var out bytes.Buffer
+			if err := runParse(context.Background(), tt.args, &out); err != nil {
+				t.Fatal(err)
+			}
+			var got struct{ Title string }
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Title != tt.title {
+				t.Errorf("%v: title %q, want %q", tt.args, got.Title, tt.title)
+			}
+		}
+	})
 	for _, tt := range []struct {
 		name    string
 		args    []string

@@ -119,6 +119,7 @@ var variantExpect = map[string]struct {
 		Steps:       []string{"Put the apples in a dish.", "Rub the flour, butter and sugar to crumbs and scatter them over.", "Bake at 190 °C for 40 minutes."},
 		Servings:    6, Prep: 15, Cook: 40, Total: 55,
 		Categories: []string{"Dessert"}, Image: archivetest.JPEG(12),
+		SourceURL: "https://crumble.example.com/apple",
 	}}},
 	"nextcloud/old recipe.json": {archive.FormatNextcloud, []expect{{
 		Title:       "Tomato Salad",

@@ -183,6 +183,9 @@ func hiddenElement(n *html.Node) bool {
 			return true
 		}
 	}
+	if iconLigature(n) {
+		return true
+	}
 	for f := range strings.FieldsSeq(attr(n, "class")) {
 		switch f {
 		case "sr-only", "screen-reader-text", "visually-hidden", "wprm-screen-reader-text", "hidden", "d-none":
@@ -190,6 +193,30 @@ func hiddenElement(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// iconLigature reports an icon drawn by an icon font from a word
+// ("lightbulb_outline", "schedule"): an element hidden from screen readers
+// (aria-hidden="true") whose whole text is one lowercase identifier. The
+// word is the glyph's name, not text a reader sees.
+func iconLigature(n *html.Node) bool {
+	if !strings.EqualFold(attr(n, "aria-hidden"), "true") {
+		return false
+	}
+	c := n.FirstChild
+	if c == nil || c.Type != html.TextNode || c.NextSibling != nil {
+		return false
+	}
+	t := strings.TrimSpace(c.Data)
+	if t == "" || len(t) > 40 {
+		return false
+	}
+	for _, r := range t {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // attrValue reads one attribute out of the raw text of a start tag.

@@ -38,6 +38,20 @@ func FuzzFromHTML(f *testing.F) {
 			t.Fatalf("unexpected error %v", err)
 		}
 		assertInvariants(t, r)
+		if r.SourceURL != "https://example.com/a/b" {
+			t.Errorf("source %q: the caller's address must win", r.SourceURL)
+		}
+		// Without a caller address (a saved file) and without the site
+		// extractors (an unseen site) the same invariants hold, and a
+		// source link read from the page is an absolute http(s) address.
+		g, err := FromHTMLGeneric(page, "")
+		if err != nil && err != ErrNoRecipe {
+			t.Fatalf("unexpected error %v", err)
+		}
+		assertInvariants(t, g)
+		if g.SourceURL != "" && !strings.HasPrefix(g.SourceURL, "http://") && !strings.HasPrefix(g.SourceURL, "https://") {
+			t.Errorf("source %q is not an http(s) address", g.SourceURL)
+		}
 	})
 }
 

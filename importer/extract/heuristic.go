@@ -27,7 +27,7 @@ var ingredientWords = []string{
 }
 
 var instructionWords = []string{
-	"instruction", "direction", "method", "steps", "preparation", "how to make", "zubereitung", "anleitung",
+	"instruction", "instructies", "instrucciones", "istruzioni", "instruções", "direction", "method", "steps", "preparation", "how to make", "zubereitung", "anleitung",
 	"préparation", "preparazione", "procedimento", "preparación", "elaboración", "modo de preparo", "bereiding",
 	"werkwijze", "fremgangsmåde", "fremgangsmåte", "tilberedning", "gör så här", "så gör du", "przygotowanie", "step by step", "step-by-step", "étape", "schritt 1", "paso 1", "passo 1", "stap 1", "step 1", "aan de slag",
 	"elkészítés", "postup", "priprema", "hazırlanışı", "yapılışı", "作り方", "做法", "步骤", "procedure",
@@ -235,9 +235,22 @@ func heuristic(p *page) Recipe {
 			r.IngredientSections = secs
 		}
 	})
+	var cells []Section // the ingredient lines before amount cells are joined
+	try(func() {
+		if tab := tabIngredients(blocks); countItems(tab) > countItems(r.IngredientSections) {
+			r.IngredientSections = tab
+		}
+		cells = r.IngredientSections
+		r.IngredientSections = joinAmountLines(r.IngredientSections)
+	})
 	try(func() {
 		if countItems(r.InstructionSections) == 0 {
 			r.InstructionSections = sectionUnder(blocks, instructionWords, ingredientWords, true)
+			// Under tab labels the method's label stands over the
+			// ingredients panel (tabs.go).
+			if tabLabels(blocks) >= 0 && sameLines(r.InstructionSections, cells) {
+				r.InstructionSections = nil
+			}
 		}
 		if countItems(r.InstructionSections) == 0 {
 			r.InstructionSections = instructionsAfter(blocks, ingAt, ingEnd)
@@ -399,6 +412,9 @@ func instructionsAfter(blocks []block, ingAt, ingEnd int) []Section {
 const (
 	maxHeadingCandidates = 24
 	maxBlocksUnder       = 600
+	// maxParasUnder bounds the paragraphs read as one part: a long method
+	// with a tip or the step's ingredients beside each step reaches 80.
+	maxParasUnder = 100
 )
 
 func readUnder(blocks []block, level int, words, stopWords []string, instructions bool) ([]Section, int) {
@@ -409,8 +425,20 @@ func readUnder(blocks []block, level int, words, stopWords []string, instruction
 		blocks = blocks[:maxBlocksUnder]
 	}
 	groupsAtLevel := false // group headings as high as the part's own
+	// A method never repeats a step: a step read twice is the start of a
+	// second copy of the method (a print or mobile copy, a collapsed
+	// preview), and reading stops there. Only steps long enough to be
+	// one of a kind count ("Serve." can be two steps).
+	seen := map[string]bool{}
 loop:
 	for i, b := range blocks {
+		if instructions && b.kind != 'h' && utf8.RuneCountInString(b.text) >= 30 {
+			k := string(b.kind) + normKey(b.text)
+			if seen[k] {
+				break loop
+			}
+			seen[k] = true
+		}
 		switch b.kind {
 		case 'h':
 			// The other part's heading ends this one. Below the part's own
@@ -441,7 +469,12 @@ loop:
 			items.item(b.text)
 			nItems++
 		case 'p':
-			if nParas < 60 {
+			// A step's number shown apart from its text ("3") is not a
+			// step, and does not count toward the paragraphs read.
+			if instructions && stepNumberOnly(b.text) {
+				break
+			}
+			if nParas < maxParasUnder {
 				paras.item(b.text)
 				nParas++
 			}
@@ -554,7 +587,8 @@ func servingsInText(blocks []block) *int {
 		}
 		if servingsLabel.MatchString(b.text) && i+1 < len(blocks) && !strings.EqualFold(strings.TrimSpace(strings.TrimRight(b.text, ": ")), "per") {
 			if next := strings.TrimSpace(blocks[i+1].text); len(next) <= 24 && next != "" && next[0] >= '0' && next[0] <= '9' {
-				if n := yieldFromText(next); n != nil {
+				// The same bound as below: "Makes:" over "700" is a counter.
+				if n := yieldFromText(next); n != nil && *n <= maxTextServings {
 					return n
 				}
 			}

@@ -66,7 +66,19 @@ type Recipe struct {
 // resolve relative links and to pick a site extractor. It returns
 // ErrNoRecipe when neither ingredients nor instructions can be found.
 func FromHTML(page []byte, pageURL string) (Recipe, error) {
+	return fromHTML(page, pageURL, true)
+}
+
+// FromHTMLGeneric is FromHTML without the site extractors: the page is read
+// by the general rules only, as a site we have never seen would be. It
+// measures how well those rules do on their own (admin parse --generic).
+func FromHTMLGeneric(page []byte, pageURL string) (Recipe, error) {
+	return fromHTML(page, pageURL, false)
+}
+
+func fromHTML(page []byte, pageURL string, sites bool) (Recipe, error) {
 	p := newPage(page, pageURL)
+	p.sites = sites
 	r := p.extract()
 	if countItems(r.IngredientSections) == 0 && countItems(r.InstructionSections) == 0 {
 		return r, ErrNoRecipe
@@ -83,6 +95,7 @@ type page struct {
 	url   *url.URL
 	base  *url.URL
 	host  string
+	sites bool // whether a site extractor may correct the recipe
 
 	ld      []any
 	ldGraph *graph
@@ -238,9 +251,30 @@ func (p *page) extract() Recipe {
 		}
 	}
 	p.repairIngredients(&r, plug)
+	structuredMethod := countItems(r.InstructionSections) > 0
 	if needsHeuristic(r) {
 		r = mergeRecipes([]Recipe{r, heuristic(p)})
 		via = "heuristic"
+	}
+	if !structuredMethod && !anyStepLike(r.InstructionSections) {
+		// The method may be in the data of the page's scripts only
+		// (appdata.go), the HTML holding nothing or a placeholder
+		// ("Loading…"); the HTML's ingredients stay when it has them.
+		try(func() {
+			if ing, steps := p.appData(); countItems(steps) > 0 {
+				r.InstructionSections = steps
+				if countItems(r.IngredientSections) == 0 {
+					r.IngredientSections = ing
+				}
+			}
+		})
+	}
+	if !needsHeuristic(r) {
+		try(func() {
+			if m := p.completeMethod(r); m != nil {
+				r.InstructionSections = m
+			}
+		})
 	}
 	r.Via = via
 	if r.ImageURL == "" {
@@ -260,7 +294,7 @@ func (p *page) extract() Recipe {
 	if r.Title == "" {
 		try(func() { r.Title = p.metaTitle() })
 	}
-	if s := siteFor(p.host); s != nil {
+	if s := siteFor(p.host); s != nil && p.sites {
 		try(func() { s.fix(p, &r) })
 	}
 	finish(&r, p)
@@ -269,11 +303,20 @@ func (p *page) extract() Recipe {
 
 // repairIngredients replaces structured ingredient lines that are evidently
 // broken with the lines the page shows, when those are the same
-// ingredients: names without amounts, a whole list glued into one or two
-// lines, a tag list ("Cheese, Pasta") in place of the ingredients, or
-// amounts written after the names ("milk, 500 ml").
+// ingredients: amounts glued to the names (spacing.go), names without
+// amounts, a whole list glued into one or two lines, a tag list ("Cheese,
+// Pasta") in place of the ingredients, or amounts written after the names
+// ("milk, 500 ml").
 func (p *page) repairIngredients(r *Recipe, plug Recipe) {
 	lines := flatten(r.IngredientSections)
+	if gluedLines(lines) {
+		try(func() {
+			if g, ok := respaced(r.IngredientSections, flatten(p.pageIngredients())); ok {
+				r.IngredientSections = g
+				lines = flatten(g)
+			}
+		})
+	}
 	switch {
 	case quantitiesMissing(lines):
 		try(func() {
@@ -342,6 +385,25 @@ func samePage(a string, u *url.URL) bool {
 	return strings.TrimSuffix(pa.Path, "/") == strings.TrimSuffix(u.Path, "/") && pa.Path != ""
 }
 
+// pageAddress is the address the caller read the page from, when it is a
+// real one. It wins over the recipe's own url (schema.org url, microdata
+// itemprop="url"): it is the page the user asked for, while a page's url is
+// often a canonical or AMP variant of it, and sometimes a template's
+// placeholder or the site's home page. The recipe's url is the source link
+// only when the caller gives no address (a saved file, an app's HTML
+// export such as Paprika's) or one that cannot name a page: not http(s),
+// or under the reserved .invalid domain (RFC 2606), which readers of
+// archives use to resolve links between their entries.
+func (p *page) pageAddress() string {
+	if p.url == nil || p.url.Scheme != "http" && p.url.Scheme != "https" || p.url.Host == "" {
+		return ""
+	}
+	if h := strings.TrimSuffix(strings.ToLower(p.url.Hostname()), "."); h == "invalid" || strings.HasSuffix(h, ".invalid") {
+		return ""
+	}
+	return p.url.String()
+}
+
 // try runs one field's extraction; a panic loses that field only.
 func try(fn func()) {
 	defer func() { _ = recover() }()
@@ -376,8 +438,8 @@ func finish(r *Recipe, p *page) {
 	if r.ImageURL != "" {
 		r.ImageURL = absURL(r.ImageURL, p.base)
 	}
-	if r.SourceURL == "" && p.url != nil && p.url.IsAbs() {
-		r.SourceURL = p.url.String()
+	if u := p.pageAddress(); u != "" {
+		r.SourceURL = u
 	}
 	for _, m := range []**int{&r.Servings, &r.PrepMinutes, &r.CookMinutes, &r.TotalMinutes} {
 		if *m != nil && **m <= 0 {

@@ -41,6 +41,13 @@ var schemaFields = []schemaField{
 	{"totalMinutes", func(n map[string]any, _ *graph, _ *url.URL, r *Recipe) {
 		r.TotalMinutes = parseMinutes(get(n, "totalTime"))
 	}},
+	{"sourceURL", func(n map[string]any, g *graph, base *url.URL, r *Recipe) {
+		// The recipe's own address: schema.org "url" (microdata
+		// itemprop="url", which a Paprika HTML export writes for the
+		// recipe's source). Only an http(s) address; whether it or the
+		// caller's address wins is decided in page.extract.
+		r.SourceURL = absURL(firstText(get(n, "url"), g), base)
+	}},
 	{"image", func(n map[string]any, g *graph, base *url.URL, r *Recipe) {
 		r.ImageURL = pickImage(collectImages(get(n, "image", "thumbnailUrl", "photo"), g, 0), base)
 	}},

@@ -1,4 +1,3 @@
-import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadScreen } from './App';
 import { applyTheme, storedTheme } from './lib/theme';
@@ -10,12 +9,6 @@ applyTheme(storedTheme());
 
 preloadScreen(window.location.pathname);
 
-// Rendered as a transition, so React yields to the browser every few milliseconds instead of
-// holding the main thread for the whole first render (a phone stays responsive while it starts).
-startTransition(() => {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-});
+// Preact renders the client (vite.config.ts): a first render is one short task, with no scheduler
+// to yield in between, so the app is rendered directly.
+createRoot(document.getElementById('root')!).render(<App />);

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { act, useState } from 'react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allByTestId, byTestId, click, key, render, type, type Rendered } from '../test/render';
+import { allByTestId, byTestId, click, key, render, type, type Rendered, act } from '../test/render';
 import { PasswordRules } from './PasswordRules';
 import { fromDrafts, SectionsEditor, toDrafts, type SectionDraft } from './SectionsEditor';
 import { factorFor, ServingsControl } from './ServingsControl';

@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
-import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, type Rendered } from '../test/render';
+import { render, type Rendered, act } from '../test/render';
 import { api } from './api';
 import { AuthProvider, useAuth } from './auth';
 import { mayHaveSession } from './sessionHint';
@@ -24,8 +23,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+// Lets the mocked fetches and the answers' JSON settle (each a few turns of the event loop, no
+// timers involved), then act renders what they changed.
 const flush = () => act(async () => {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 });
 
 describe('session at start', () => {

@@ -1,4 +1,4 @@
-import { createContext, startTransition, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, type User } from './api';
 import { mayHaveSession, rememberSession } from './sessionHint';
 
@@ -39,12 +39,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         else offline = true;
       }
       if (!live) return;
-      // Every screen re-renders with the session it now knows: in slices (a transition), so a
-      // phone's main thread is not held for the whole page at once.
-      startTransition(() => {
-        setUnreachable(offline);
-        setUser(u);
-      });
+      setUnreachable(offline);
+      setUser(u);
     });
     return () => {
       live = false;

@@ -1,4 +1,4 @@
-import { startTransition, useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
+import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
 
 /** value, delayed until it has not changed for ms. */
 export function useDebounced<T>(value: T, ms: number): T {
@@ -38,22 +38,16 @@ export function useAsync<T>(fn: (signal: AbortSignal) => Promise<T>, deps: Depen
     const ctrl = new AbortController();
     setLoading(true);
     setError(undefined);
-    // The answer renders as a transition: React renders a whole page in slices, yielding to the
-    // browser between them, instead of holding a phone's main thread until the page is built.
     fnRef.current(ctrl.signal).then(
       (d) => {
         if (ctrl.signal.aborted) return;
-        startTransition(() => {
-          setData(d);
-          setLoading(false);
-        });
+        setData(d);
+        setLoading(false);
       },
       (e) => {
         if (ctrl.signal.aborted) return;
-        startTransition(() => {
-          setError(e);
-          setLoading(false);
-        });
+        setError(e);
+        setLoading(false);
       },
     );
     return () => ctrl.abort(new DOMException('superseded', 'AbortError'));

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { act, useState } from 'react';
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, type Rendered } from '../test/render';
+import { render, type Rendered, act } from '../test/render';
 import { useAsync } from './hooks';
 import { rememberSession } from './sessionHint';
 

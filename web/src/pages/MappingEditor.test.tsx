@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
-import { act } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api, type Job, type Mapping, type Recipe } from '../lib/api';
-import { allByTestId, byTestId, click, render, type Rendered } from '../test/render';
+import { allByTestId, byTestId, click, render, type Rendered, act } from '../test/render';
 import MappingEditor from './MappingEditor';
 
 const recipe = {

@@ -5,7 +5,7 @@ import { sentence } from '../lib/format';
 import { useTitle } from '../lib/hooks';
 import { Field, FormError } from '../components/ui';
 
-// Verification tokens are single use: StrictMode (and a remount) must not send one twice.
+// Verification tokens are single use: a remount must not send one twice.
 const inflight = new Map<string, Promise<unknown>>();
 
 export default function VerifyEmail() {

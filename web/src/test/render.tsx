@@ -1,8 +1,11 @@
-// A tiny render helper on react-dom/client + act (no testing-library dependency).
-import { act, type ReactElement } from 'react';
+// A tiny render helper on react-dom/client + act (no testing-library dependency). The client
+// renders with Preact (vite.config.ts), so act is Preact's: it runs the callback, then flushes the
+// renders and effects it caused before returning.
+import type { ReactElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { act } from 'preact/test-utils';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+export { act };
 
 export interface Rendered {
   container: HTMLElement;
