@@ -217,7 +217,14 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		}
 		for _, p := range ambiguous {
 			ings := secs.pick(p.ings, s, view, hits[s], anchors)
-			ings = nearest(preferUnused(ings, used, p.r.portion), anchors)
+			if p.r.move && !p.r.reuse {
+				// "Remove the cinnamon" with a cinnamon stick in the pot and ground cinnamon for
+				// serving: a move verb handles what is already in the dish.
+				ings = preferUsed(ings, used)
+			} else {
+				ings = preferUnused(ings, used, p.r.portion)
+			}
+			ings = nearest(ings, anchors)
 			if p.r.applied {
 				ings = listedForExtra(ings, st.notes)
 			}
@@ -376,7 +383,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		r.blocked = true
 		return r
 	}
-	if v.excessBefore(h.pos) || v.excepted(h.pos) {
+	if v.excessBefore(h.pos) || v.excepted(h.pos) || v.sameBefore(h.pos) {
 		r.blocked = true
 		return r
 	}
@@ -441,6 +448,20 @@ func preferUnused(ings []int, used []bool, portion bool) []int {
 	var out []int
 	for _, ing := range ings {
 		if !used[ing] {
+			out = append(out, ing)
+		}
+	}
+	if len(out) == 0 {
+		return ings
+	}
+	return out
+}
+
+// preferUsed keeps, of several lines a mention could mean, those already used, when there are any.
+func preferUsed(ings []int, used []bool) []int {
+	var out []int
+	for _, ing := range ings {
+		if used[ing] {
 			out = append(out, ing)
 		}
 	}
@@ -677,6 +698,19 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 				best, bestLen = nil, 0
 			}
 		}
+		if bestLen == 1 && verbFinal[idx.lang] && (i+1 == len(toks) || toks[i+1] == sep) && strings.HasSuffix(raw[i], "en") && clauseVerb(lexicons[idx.lang], raw, i) && onlyPartial(best) {
+			// German and Dutch end a clause with its verb: "die Sardellen fein hacken" cuts them,
+			// it does not name the Hackfleisch.
+			best, bestLen = nil, 0
+		}
+		if bestLen > 0 && idx.lang != "en" && onlyPartial(best) && lexicons[idx.lang].has(classCond, raw, i) {
+			// "fino a ottenere" (until) opens a condition; it is not the "sale fino".
+			best, bestLen = nil, 0
+		}
+		if bestLen > 0 && romance[idx.lang] && idx.partOfOther(best, toks, i+bestLen) {
+			// "le blanc de poireau" is the leek's white, not the egg's.
+			best, bestLen = nil, 0
+		}
 		if bestLen > 0 && i+bestLen < len(toks) {
 			best = dropOtherForms(best, toks[i+bestLen])
 		}
@@ -694,13 +728,70 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 	return hits
 }
 
+// partOfOther reports whether candidates that are all a food's part words ("blanc", "jaune" of the
+// eggs) are followed by "de" and another listed food: the part of that food.
+func (idx *matchIndex) partOfOther(cands []candidate, toks []string, next int) bool {
+	for _, c := range cands {
+		if c.kind != kindPartModifier {
+			return false
+		}
+	}
+	if next+1 >= len(toks) || !romancePrepositions[toks[next]] {
+		return false
+	}
+	for _, o := range idx.keys[toks[next+1]] {
+		if !slices.ContainsFunc(cands, func(c candidate) bool { return c.ing == o.ing }) {
+			return true
+		}
+	}
+	return false
+}
+
+// verbFinal are the languages that put the verb at the end of its clause.
+var verbFinal = setOf("de", "nl")
+
+// clauseVerb reports whether words[k] is a verb of the language's lists (the scan asks it of an
+// infinitive, "hacken", at the end of a clause).
+func clauseVerb(lx *lexicon, words []string, k int) bool {
+	for _, c := range []wordClass{classUse, classPrep, classCook, classMixVerb, classMove, classDiscard} {
+		if lx.has(c, words, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyPartial reports whether no candidate is a line's whole name ("hack" of Hackfleisch, not
+// "Salz" for the salt line).
+func onlyPartial(cands []candidate) bool {
+	for _, c := range cands {
+		if c.kind >= kindSuffix-synonymPenalty {
+			return false
+		}
+	}
+	return true
+}
+
 // isMeat reports whether a name outside English is a meat (data/kinds.txt): a meat word, or a
 // compound starting with one, that is not a stock made from it ("Rinderfond", "kalvfond").
 func isMeat(w []string, lx *lexicon) bool {
-	if !lx.contains(kindMeat, w) && !lx.containsPrefix(kindMeat, w) {
+	if !lx.contains(kindMeat, w) && !lx.containsPrefix(kindMeat, w) && !endsWithMeatWord(w, lx) {
 		return false
 	}
 	return !isStock(w, lx)
+}
+
+// endsWithMeatWord reports whether a compound of the name ends with the language's word for meat:
+// "fårekjøtt", "Rindfleisch", "kalvekød" are meats whatever animal leads them.
+func endsWithMeatWord(w []string, lx *lexicon) bool {
+	for _, x := range w {
+		for _, ref := range lx.singles[classMeatRef] {
+			if len(ref) >= 4 && len(x) > len(ref)+2 && strings.HasSuffix(x, ref) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isStock reports whether a name outside English is a stock: a word ends with a stock word
@@ -970,6 +1061,9 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 				}
 				idx.addKeys(i, dv, synonymPenalty)
 			}
+			if romance[lang] {
+				idx.addLeadingFood(i, w)
+			}
 			if lang != "en" {
 				idx.addSameFood(i, alt)
 			}
@@ -1028,6 +1122,21 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		}
 	}
 	return idx
+}
+
+// addLeadingFood adds, in a language that names the food first, the key of the food and its
+// qualifiers before the first preposition: "olio extravergine" of "olio extravergine d'oliva", as a
+// step says it, beside the "olio di semi" line.
+func (idx *matchIndex) addLeadingFood(ing int, w []string) {
+	for k := 2; k < len(w)-1; k++ {
+		if w[k] == sep || connectors[w[k]] {
+			return
+		}
+		if romancePrepositions[w[k]] {
+			idx.add(candidate{ing: ing, kind: kindSuffix, cover: float64(k) / float64(len(w)), head: w[0]}, w[:k])
+			return
+		}
+	}
 }
 
 // addSameFood adds the keys of a name outside English with a word replaced by another name of the
@@ -1252,8 +1361,8 @@ func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
 }
 
 func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
-	if t == sep || len(t) < 2 {
-		return nil, 0
+	if t == sep || len(t) < 2 || isFunctionWord(t, idx.lang) {
+		return nil, 0 // "over" is no part of "bukkehornkløver"
 	}
 	for L := len(t) - 1; L >= 4; L-- {
 		if c, ok := idx.keys[t[:L]]; ok {
@@ -1371,11 +1480,16 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	// Not when the rest is a product made from it: "currypasta" is not "de curry", "Tomatenmark"
 	// not the tomatoes.
 	for k := 4; k <= len(w)-3; k++ {
-		if !productParts[w[k:]] {
+		// Also across a linking letter: "kerriepoeder" is "kerrie" + "poeder", and its stem
+		// "kerri" is no more the curry than "kerrie" is.
+		if !productParts[w[k:]] && !(linkingLetters[w[k]] && productParts[w[k+1:]]) {
 			add(stemWord(w[:k], idx.lang))
 		}
 	}
 }
+
+// linkingLetters join the parts of a compound ("kerrie-poeder", "Zwiebel-n-suppe", "kalv-s-fond").
+var linkingLetters = map[byte]bool{'e': true, 'n': true, 's': true}
 
 func (idx *matchIndex) put(c candidate, key string) {
 	cands := idx.keys[key]

@@ -23,8 +23,9 @@ var languageCues = map[string]map[string]bool{
 	"nl": setOf("het", "een", "en", "met", "van", "tot", "minuten", "voeg", "ze", "je"),
 	"pt": setOf("o", "os", "as", "com", "em", "ate", "minuto", "uma", "do", "da", "no", "na"),
 	"sv": setOf("och", "med", "till", "i", "pa", "minuter", "en", "ett", "av", "lat"),
-	"da": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "af", "lad"),
-	"no": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "av", "la"),
+	// Danish and Norwegian share most small words; these tell them apart ("ud"/"ut", "efter"/"etter").
+	"da": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "af", "lad", "ud", "efter", "steg", "gryde", "hvid"),
+	"no": setOf("og", "med", "til", "i", "pa", "minutter", "en", "et", "av", "la", "ut", "etter", "stek", "gryte", "hvit", "hvitt"),
 	"pl": setOf("i", "z", "na", "do", "w", "minut", "oraz", "sie", "po", "aby"),
 	"cs": setOf("a", "v", "se", "ze", "je", "minut", "pak", "dokud", "asi", "nebo"),
 }
@@ -297,6 +298,16 @@ func (v stepView) inCondition(pos int) bool {
 		if v.lx.has(classCond, v.toks, k) {
 			return true
 		}
+		if conditionGoesOn[t] && k > start && v.lx.has(classConj, v.toks, k-1) {
+			// "jusqu'à ce que le dessus soit doré et que les pommes de terre soient fondantes": the
+			// second "que" goes on with the condition of the first, whatever verb the first holds.
+			for j := k - 2; j >= start && v.toks[j] != sep; j-- {
+				if v.lx.has(classCond, v.toks, j) {
+					return true
+				}
+			}
+			return false
+		}
 		if v.isVerbAt(classUse, k) > 0 && k > start && connectors[v.toks[k-1]] {
 			return false // "cook until soft and add the garlic"
 		}
@@ -306,6 +317,9 @@ func (v stepView) inCondition(pos int) bool {
 	}
 	return false
 }
+
+// conditionGoesOn are the words that, after "and", carry on a condition clause ("et que", "y que", "e che").
+var conditionGoesOn = setOf("que", "qu", "che")
 
 // portionBefore reports whether the name at pos takes a portion of its line: "the remaining flour",
 // "half of the cheese", "1/4 teaspoon of the salt", "more water".
@@ -329,6 +343,10 @@ func (v stepView) portionBefore(pos int) bool {
 // follow a mixture's noun and "of": "la crema di mascarpone", "le mélange de tomates", "la salsa de
 // tomate" name the mixture, not the line (the English "the tomato mixture").
 func (v stepView) mixtureOf(pos int) bool {
+	if pos >= 2 && v.lx.has(classMix, v.toks, pos-1) && (v.lx.has(classArticle, v.toks, pos-2) || v.lx.has(classInto, v.toks, pos-2)) && romanceLexicon(v.lx) {
+		// "le mélange chocolaté", "au mélange chocolaté": the food's adjective right after the mixture's noun.
+		return true
+	}
 	k := pos - 1
 	if k >= 0 && v.lx.has(classArticle, v.toks, k) {
 		k--
@@ -339,6 +357,16 @@ func (v stepView) mixtureOf(pos int) bool {
 	for l := range romance {
 		if lexicons[l] == v.lx {
 			return v.lx.has(classMix, v.toks, k-1)
+		}
+	}
+	return false
+}
+
+// romanceLexicon reports whether lx is the lexicon of a Romance language.
+func romanceLexicon(lx *lexicon) bool {
+	for l := range romance {
+		if lexicons[l] == lx {
+			return true
 		}
 	}
 	return false
@@ -424,6 +452,24 @@ func (v stepView) excessBefore(pos int) bool {
 	}
 	return false
 }
+
+// sameBefore reports whether the name at pos follows a word for "the same" in its clause ("en el
+// mismo aceite", "dans la même huile", "in the same oil"): what is already in the pan, not a new use.
+func (v stepView) sameBefore(pos int) bool {
+	for k, n := pos-1, 0; k >= 0 && n < 2; k, n = k-1, n+1 {
+		if v.toks[k] == sep {
+			return false
+		}
+		if sameWords[v.toks[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// sameWords say "the same" in the languages of the set (folded).
+var sameWords = setOf("same", "mismo", "misma", "mismos", "mismas", "meme", "memes", "stesso", "stessa", "stessi",
+	"stesse", "mesmo", "mesma", "selben", "selbe", "gleichen", "zelfde", "dezelfde", "hetzelfde", "samma", "samme")
 
 // afterFrom reports whether the name at pos follows "from" or "of" ("remove the skin from the
 // chicken"): the food a discard verb works on, not what it discards.
@@ -702,8 +748,9 @@ func splitElisions(text string) string {
 // ("Butter zum Dünsten", "Pfeffer aus der Mühle") and trailing letters and measures ("q.b.").
 func cleanName(words []string, lang string) []string {
 	lx := lexicons[lang]
-	for len(words) > 1 && (words[0] == sep || lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0) || lx.has(classMeasure, words, 0)) {
-		words = words[1:] // also "(chá)" after "xícara"
+	for len(words) > 1 && (words[0] == sep || lx.has(classArticle, words, 0) || lx.has(classFiller, words, 0) || lx.has(classMeasure, words, 0) ||
+		len(words[0]) == 1 || isFunctionWord(words[0], lang)) {
+		words = words[1:] // also "(chá)" after "xícara", "à s." of a "c. à s." the parser left
 	}
 	for k := 1; k < len(words); k++ {
 		if lx.has(classCut, words, k) {
@@ -711,8 +758,9 @@ func cleanName(words []string, lang string) []string {
 			break
 		}
 	}
-	for len(words) > 1 && (words[len(words)-1] == sep || len(words[len(words)-1]) == 1 || lx.has(classMeasure, words, len(words)-1)) {
-		words = words[:len(words)-1]
+	for len(words) > 1 && (words[len(words)-1] == sep || len(words[len(words)-1]) == 1 || lx.has(classMeasure, words, len(words)-1) ||
+		isFunctionWord(words[len(words)-1], lang)) {
+		words = words[:len(words)-1] // also the "en" of "découpé en 8 morceaux", whose rest is in the notes
 	}
 	kept := make([]string, 0, len(words))
 	for k, w := range words {
