@@ -28,10 +28,9 @@ const chrome = await launch({
   chromePath: process.env.CHROME_PATH,
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
 });
-// The instrument yields to what it measures: Lighthouse (this process, started before Chromium
-// and so not passing this on to it) runs at a lower priority than the browser, so that handling
-// the browser's events while it records does not take a core from the page on a two-core machine.
-// On the machine of the README's figures, medians went from 86–93 to 94–95 with this alone.
+// The instrument yields to what it measures: once Chromium has started (at normal priority),
+// Lighthouse (this process) lowers its own, so that handling the browser's events while it records
+// does not take a core from the page on a two-core machine.
 os.setPriority(10);
 try {
   const flags = {
