@@ -399,6 +399,33 @@ describe('jobs', () => {
     await expect(client.waitForJob('j1')).resolves.toMatchObject({ state: 'completed' });
   });
 
+  it('keeps polling through a 401 whose refresh could not decide, and ends when the session is known', async () => {
+    // A restore has just replaced the sessions: the old token is refused while the refresh is still
+    // answered 503, then the refresh works (the restored session) and the job reads completed.
+    let refreshes = 0;
+    const { client, calls } = setup((c) => {
+      if (c.url === '/api/auth/refresh') {
+        return ++refreshes === 1 ? json(503, errorBody('maintenance', 'restoring')) : json(200, { accessToken: 'A2', user });
+      }
+      return c.headers.Authorization === 'Bearer A2' ? json(200, job('completed', 1)) : json(401, errorBody('unauthenticated', 'this session has ended'));
+    });
+    await signIn(client, calls);
+    await expect(client.waitForJob('j1')).resolves.toMatchObject({ state: 'completed' });
+    expect(refreshes).toBe(2);
+  });
+
+  it('stops polling at a 401 once the session is known to be over', async () => {
+    const { client, calls } = setup((c) =>
+      c.url === '/api/auth/refresh'
+        ? json(401, errorBody('unauthenticated', 'refresh token revoked'))
+        : json(401, errorBody('unauthenticated', 'this session has ended')),
+    );
+    await signIn(client, calls);
+    await expect(client.waitForJob('j1')).rejects.toMatchObject({ status: 401 });
+    expect(client.accessToken).toBeNull();
+    expect(calls.filter((c) => c.url === '/api/jobs/j1')).toHaveLength(1);
+  });
+
   it('gives up after too many transient errors, and at once on 404', async () => {
     const a = setup(() => json(503, errorBody('unavailable', 'down')));
     await expect(a.client.waitForJob('j1', undefined, { maxTransientErrors: 2 })).rejects.toMatchObject({ status: 503 });

@@ -508,7 +508,11 @@ export class ApiClient {
         job = await this.getJob(id, opts.signal);
         transient = 0;
       } catch (e) {
-        if (e instanceof ApiError && (e.status === 0 || e.status === 503 || e.status === 502) && ++transient <= maxTransient) {
+        // Transient: the server is restarting or restoring (502, 503), the network failed (0), or a 401
+        // after which this client still holds its session, because the refresh could not say whether the
+        // session lives (it was answered 503 while a restore finished). The next poll refreshes again.
+        const undecided = e instanceof ApiError && e.status === 401 && this.token !== null;
+        if (e instanceof ApiError && (e.status === 0 || e.status === 503 || e.status === 502 || undecided) && ++transient <= maxTransient) {
           await this.sleep(maxInterval, opts.signal);
           continue;
         }
