@@ -15,18 +15,7 @@ func TestRecipeIngredientAmounts(t *testing.T) {
 	b := setup(t)
 	_, tok := b.user(t, repo.RoleUser)
 	lines := []string{"1 cup (240 ml) milk", "1 (28 ounce) can tomatoes", "½–1 tsp salt", "salt to taste"}
-	rec := rcCreate(t, b, tok, mpBody(lines, mpSteps))
-	r := b.do(t, "GET", "/api/recipes/"+rec.ID.String(), nil, tok)
-	wantStatus(t, r, 200)
-	var raw struct {
-		IngredientSections []struct {
-			Ingredients []struct {
-				Text    string          `json:"text"`
-				Amounts json.RawMessage `json:"amounts"`
-			} `json:"ingredients"`
-		} `json:"ingredientSections"`
-	}
-	r.JSON(t, &raw)
+	got := servedIngredients(t, b, tok, lines)
 	want := []string{
 		`[{"start":0,"end":1,"value":1,"style":"integer","unit":{"start":2,"end":5,"key":"cup"}},` +
 			`{"start":7,"end":10,"value":240,"style":"integer","unit":{"start":11,"end":13,"key":"ml"}}]`,
@@ -36,7 +25,6 @@ func TestRecipeIngredientAmounts(t *testing.T) {
 			`"unit":{"start":4,"end":7,"key":"tsp"}}]`,
 		`[]`,
 	}
-	got := raw.IngredientSections[0].Ingredients
 	if len(got) != len(want) {
 		t.Fatalf("ingredients %+v", got)
 	}
@@ -56,23 +44,15 @@ func TestRecipeLinesFollowTheRecipesLanguage(t *testing.T) {
 	b := setup(t)
 	_, tok := b.user(t, repo.RoleUser)
 	nouns := func(lines []string) map[string]bool {
-		rec := rcCreate(t, b, tok, mpBody(lines, mpSteps))
-		r := b.do(t, "GET", "/api/recipes/"+rec.ID.String(), nil, tok)
-		wantStatus(t, r, 200)
-		var raw struct {
-			IngredientSections []struct {
-				Ingredients []struct {
-					Text    string `json:"text"`
-					Amounts []struct {
-						Noun *struct{} `json:"noun"`
-					} `json:"amounts"`
-				} `json:"ingredients"`
-			} `json:"ingredientSections"`
-		}
-		r.JSON(t, &raw)
 		out := map[string]bool{}
-		for _, it := range raw.IngredientSections[0].Ingredients {
-			out[it.Text] = len(it.Amounts) > 0 && it.Amounts[0].Noun != nil
+		for _, it := range servedIngredients(t, b, tok, lines) {
+			var amounts []struct {
+				Noun *struct{} `json:"noun"`
+			}
+			if err := json.Unmarshal(it.Amounts, &amounts); err != nil {
+				t.Fatalf("%q: amounts %s: %v", it.Text, it.Amounts, err)
+			}
+			out[it.Text] = len(amounts) > 0 && amounts[0].Noun != nil
 		}
 		return out
 	}
@@ -84,4 +64,26 @@ func TestRecipeLinesFollowTheRecipesLanguage(t *testing.T) {
 	if !english["1 avocado"] {
 		t.Errorf("English recipe: \"1 avocado\" has no counted noun")
 	}
+}
+
+// servedIngredient is one ingredient line as GET /api/recipes/{id} answers it.
+type servedIngredient struct {
+	Text    string          `json:"text"`
+	Amounts json.RawMessage `json:"amounts"`
+}
+
+// servedIngredients creates a recipe of lines (one section) and returns its
+// ingredients as GET /api/recipes/{id} answers them.
+func servedIngredients(t *testing.T, b *testBundle, tok string, lines []string) []servedIngredient {
+	t.Helper()
+	rec := rcCreate(t, b, tok, mpBody(lines, mpSteps))
+	r := b.do(t, "GET", "/api/recipes/"+rec.ID.String(), nil, tok)
+	wantStatus(t, r, 200)
+	var raw struct {
+		IngredientSections []struct {
+			Ingredients []servedIngredient `json:"ingredients"`
+		} `json:"ingredientSections"`
+	}
+	r.JSON(t, &raw)
+	return raw.IngredientSections[0].Ingredients
 }
