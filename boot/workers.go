@@ -59,7 +59,7 @@ func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues 
 	}
 	// The process's proof of life, named by its River client ID: a restore
 	// whose worker dies before it starts reads as interrupted at once.
-	presence, err := jobs.OpenPresence(context.Background(), pool)
+	presence, err := jobs.OpenPresence(context.Background(), pool, logger)
 	if err != nil {
 		release()
 		return nil, nil, err

@@ -112,7 +112,7 @@ func startService(t *testing.T) *service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	presence, err := jobs.OpenPresence(context.Background(), pool)
+	presence, err := jobs.OpenPresence(context.Background(), pool, logger)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -158,7 +158,7 @@ func TestBackupRestoreJobFailures(t *testing.T) {
 // runs: not once recorded so (repo.EndAbandonedRestores, after its worker
 // was found gone), nor when the worker's presence session was lost before
 // the restore claimed its job. The job ends as interrupted, and nothing
-// changes.
+// changes; once the session is open again, restores run.
 func TestRestoreThatMayReadInterruptedNeverRuns(t *testing.T) {
 	t.Parallel()
 	b := backupSetup(t)
@@ -197,6 +197,20 @@ func TestRestoreThatMayReadInterruptedNeverRuns(t *testing.T) {
 	lost := b.enqueueAs(t, nil, BackupRestoreArgs{Name: created.Name}, nil)
 	workJob(t, b.db, b.restore, lost)
 	requireUnchangedAndInterrupted("presence lost", lost.ID)
+
+	// The periodic check opens it again; a restore taken after that runs.
+	if err := b.deps.Presence.check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after := b.enqueueAs(t, nil, BackupRestoreArgs{Name: created.Name}, nil)
+	workJob(t, b.db, b.restore, after)
+	if o := b.outcome(t, after.ID); o.Result == nil {
+		t.Fatalf("restore taken once the presence was back: %+v (%s)", o, derefOr(o.Message))
+	}
+	var n int
+	if err := b.db.QueryRow(ctx, `SELECT count(*) FROM tag WHERE name = 'after the backup'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("after the restore that ran: %d tags written after the backup (%v), want 0", n, err)
+	}
 }
 
 // Scheduled backups beyond BACKUP_KEEP are removed after each scheduled

@@ -59,7 +59,7 @@ func newJobEnvOn(t testing.TB, db *pgxpool.Pool) *jobEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	presence, err := OpenPresence(context.Background(), db)
+	presence, err := OpenPresence(context.Background(), db, logger)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"sync"
@@ -28,23 +29,33 @@ type Presence struct {
 	connect func(context.Context) (*pgx.Conn, error)
 	key     int32
 	id      string
+	logger  *slog.Logger
+	stop    chan struct{}
+	done    chan struct{}
 
 	mu    sync.Mutex
-	conn  *pgx.Conn // nil after the session was lost, until the next claim
+	conn  *pgx.Conn // nil after the session was lost, until opened again
 	since time.Time
 }
+
+// presenceCheckEvery is how often the presence session is checked, and
+// opened again when it was lost (a database restart, a proxy cutting it):
+// a restore River hands this process while it has no presence session
+// cannot be claimed, and ends as interrupted.
+const presenceCheckEvery = 10 * time.Second
 
 // presenceKeyTries bounds the random keys tried: a key is taken only if
 // another live process drew the same one among a billion.
 const presenceKeyTries = 5
 
 // OpenPresence opens the presence session of this process on pool's
-// database and takes a presence lock with a random key.
-func OpenPresence(ctx context.Context, pool *pgxpool.Pool) (*Presence, error) {
+// database, takes a presence lock with a random key, and keeps the session
+// open (checked every presenceCheckEvery) until Close.
+func OpenPresence(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) (*Presence, error) {
 	host, _ := os.Hostname()
 	p := &Presence{connect: func(ctx context.Context) (*pgx.Conn, error) {
 		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
-	}}
+	}, logger: logger, stop: make(chan struct{}), done: make(chan struct{})}
 	for range presenceKeyTries {
 		p.key = rand.Int32N(repo.MaxPresenceKey) + 1
 		err := p.reopen(ctx)
@@ -55,6 +66,7 @@ func OpenPresence(ctx context.Context, pool *pgxpool.Pool) (*Presence, error) {
 			return nil, err
 		}
 		p.id = repo.WorkerClientID(host, p.key)
+		go p.keep()
 		return p, nil
 	}
 	return nil, fmt.Errorf("worker presence: %w %d times", errPresenceKeyTaken, presenceKeyTries)
@@ -81,13 +93,47 @@ func (p *Presence) reopen(ctx context.Context) error {
 	return nil
 }
 
+// keep checks the presence session every presenceCheckEvery until Close.
+func (p *Presence) keep() {
+	defer close(p.done)
+	tick := time.NewTicker(presenceCheckEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-tick.C:
+			if err := p.check(context.Background()); err != nil {
+				p.logger.Warn("worker presence session lost; restores taken meanwhile end as interrupted", "error", err)
+			}
+		}
+	}
+}
+
+// check opens the presence session again (same key) if it was lost.
+func (p *Presence) check(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.conn != nil {
+		ping, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := p.conn.Ping(ping)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		_ = p.conn.Close(context.WithoutCancel(ctx))
+		p.conn = nil
+	}
+	return p.reopen(ctx)
+}
+
 // ClientID is the River client ID carrying the presence key.
 func (p *Presence) ClientID() string { return p.id }
 
-// claimRestore claims River job job for the restore whose lock
-// session is lockPID (repo.ClaimRestore), on the presence session. A
-// session lost since the last claim is opened again with the same key
-// first: the jobs this process took meanwhile may read as abandoned, and
+// claimRestore claims River job job for the restore whose lock session
+// is lockPID (repo.ClaimRestore), on the presence session. A session lost
+// and not yet opened again by check is opened again first. Either way,
+// the jobs this process took while it had none may read as abandoned, and
 // repo.ClaimRestore refuses them (they were taken before the new lock).
 // false: the restore must not run.
 func (p *Presence) claimRestore(ctx context.Context, job *rivertype.JobRow, lockPID int32) (bool, error) {
@@ -112,6 +158,8 @@ func (p *Presence) claimRestore(ctx context.Context, job *rivertype.JobRow, lock
 
 // Close ends the presence session, and with it the lock.
 func (p *Presence) Close() {
+	close(p.stop)
+	<-p.done
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.conn != nil {
