@@ -200,4 +200,3 @@ func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
-
