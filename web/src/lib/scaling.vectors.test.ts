@@ -1,28 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { scaleIngredient, type ScalableIngredient } from './scaling';
+import { scaleIngredient } from './scaling';
+import { factorOf, readings, scalingFile } from './scaling.testdata';
 
 // The vectors shared with the Go reader: vectors.json holds each line with the expected text at each
 // factor (labeled by hand from the issue's rules), reader.golden.jsonl what `admin ingredients` prints
 // for the same lines (checked against the reader by ingredient/scaling_vectors_test.go).
-const dir = fileURLToPath(new URL('../../../ingredient/testdata/scaling/', import.meta.url));
-const doc = JSON.parse(readFileSync(dir + 'vectors.json', 'utf8')) as {
+const doc = scalingFile<{
   factors: string[];
   vectors: Array<{ line: string; source: string; marked: string; scaled: Record<string, string> }>;
-};
-const read = readFileSync(dir + 'reader.golden.jsonl', 'utf8')
-  .trimEnd()
-  .split('\n')
-  .map((l) => JSON.parse(l) as ScalableIngredient);
+}>('vectors.json');
+const read = readings('reader.golden.jsonl');
 
 /** The share of (line, factor) cases that must come out as labeled: the issue's goal. */
 const MIN_PASS_RATE = 0.98;
-
-function factorOf(f: string): number {
-  const [a, b = '1'] = f.split('/');
-  return Number(a) / Number(b);
-}
 
 describe('shared scaling vectors', () => {
   it('has one reading per vector', () => {
