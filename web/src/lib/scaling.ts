@@ -68,6 +68,12 @@ interface Edit {
   text: string;
 }
 
+/** The factor from a recipe's servings (base; null when it states none) to the servings chosen. */
+export function factorFor(base: number | null, value: number): number {
+  if (base != null && base > 0) return value / base;
+  return value > 0 ? value : 1;
+}
+
 /** Returns the ingredient's text with every amount multiplied by factor. */
 export function scaleIngredient(ingredient: ScalableIngredient, factor: number): string {
   const { text, amounts } = ingredient;
