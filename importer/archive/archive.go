@@ -161,6 +161,10 @@ func looksLikeJSON(head []byte) bool {
 // Windows PowerShell 5.1 writes files so by default): a UTF-16 byte order
 // mark says so, and so does, without one, a first character that is ASCII
 // written with a zero byte before (big-endian) or after (little-endian) it.
+// A document in neither that is not valid UTF-8 was saved in the Windows
+// code page (Notepad before Windows 10 1903, Excel, older tools write
+// "ANSI", Windows-1252, by default): read as UTF-8 its accented letters
+// would be lost ("Crème" → "Cr�me").
 func jsonText(b []byte) []byte {
 	var enc encoding.Encoding
 	switch {
@@ -170,6 +174,11 @@ func jsonText(b []byte) []byte {
 		enc = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
 	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}), len(b) >= 2 && b[0] == 0 && b[1] != 0:
 		enc = unicode.UTF16(unicode.BigEndian, unicode.UseBOM)
+	case !utf8.Valid(b):
+		if out, err := charmap.Windows1252.NewDecoder().Bytes(b); err == nil {
+			return out
+		}
+		return b
 	default:
 		return b
 	}
@@ -341,29 +350,37 @@ func (z *zipArchive) unsafeEntries(yield func(Recipe) bool) bool {
 
 // perEntry is an archive of one recipe per entry whose name match
 // accepts, each read by recipe; the unsafe entries come first, each an
-// error.
-func (z *zipArchive) perEntry(format string, match func(name string) bool, recipe func(name string) Recipe) *Archive {
-	var entries []string
-	for _, n := range z.names() {
+// error. Entries are taken by position, not looked up by name: a zip may
+// hold two entries of one name (Tandoor names each recipe's zip after the
+// recipe, so two recipes of one name give two "Soup.zip"), and each is a
+// recipe of its own.
+func (z *zipArchive) perEntry(format string, match func(name string) bool, recipe func(name string, f *zip.File) Recipe) *Archive {
+	var entries []int
+	for i, n := range z.names() {
 		if match(n) {
-			entries = append(entries, n)
+			entries = append(entries, i)
 		}
 	}
 	return &Archive{Format: format, Total: len(entries) + len(z.unsafe), each: func(yield func(Recipe) bool) {
 		if !z.unsafeEntries(yield) {
 			return
 		}
-		for _, name := range entries {
-			if !yield(recipe(name)) {
+		for _, i := range entries {
+			if !yield(recipe(z.fileNames[i], z.files[i])) {
 				return
 			}
 		}
 	}}
 }
 
-// readObject reads the entry as one JSON object.
+// readObject reads the entry named name as one JSON object.
 func (z *zipArchive) readObject(name string) (map[string]any, error) {
-	b, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
+	return z.readObjectFile(z.file(name))
+}
+
+// readObjectFile reads the entry as one JSON object.
+func (z *zipArchive) readObjectFile(f *zip.File) (map[string]any, error) {
+	b, err := z.read(f, z.lim.MaxDocumentBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -129,8 +129,8 @@ func (z *zipArchive) mealieDownload() *Archive {
 	return z.perEntry(FormatMealie, func(n string) bool { return strings.HasSuffix(strings.ToLower(n), ".json") }, z.mealieExportRecipe)
 }
 
-func (z *zipArchive) mealieExportRecipe(name string) Recipe {
-	m, err := z.readObject(name)
+func (z *zipArchive) mealieExportRecipe(name string, f *zip.File) Recipe {
+	m, err := z.readObjectFile(f)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}

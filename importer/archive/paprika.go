@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
@@ -85,8 +86,8 @@ func gunzip(gz []byte, lim Limits) ([]byte, error) {
 	return doc, nil
 }
 
-func (z *zipArchive) paprikaRecipe(name string) Recipe {
-	gz, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
+func (z *zipArchive) paprikaRecipe(name string, f *zip.File) Recipe {
+	gz, err := z.read(f, z.lim.MaxDocumentBytes)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}

@@ -66,8 +66,8 @@ func (z *zipArchive) tandoor() *Archive {
 	return z.perEntry(FormatTandoor, func(n string) bool { return strings.HasSuffix(strings.ToLower(n), ".zip") }, z.tandoorRecipe)
 }
 
-func (z *zipArchive) tandoorRecipe(name string) Recipe {
-	iz, err := z.nested(z.file(name))
+func (z *zipArchive) tandoorRecipe(name string, f *zip.File) Recipe {
+	iz, err := z.nested(f)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
@@ -82,13 +82,13 @@ func (z *zipArchive) tandoorZipRecipe(entry string, iz *zipArchive) Recipe {
 	if iz.file("recipe.json") == nil {
 		return Recipe{Entry: entry, Err: fmt.Errorf("%w: no recipe.json inside", ErrCorrupt)}
 	}
-	return iz.tandoorFolderRecipe(entry, "recipe.json")
+	return iz.tandoorFolderRecipe(entry, "recipe.json", iz.file("recipe.json"))
 }
 
 // tandoorFolderRecipe reads a recipe.json of Tandoor's and the image.* beside
 // it.
-func (z *zipArchive) tandoorFolderRecipe(entry, name string) Recipe {
-	m, err := z.readObject(name)
+func (z *zipArchive) tandoorFolderRecipe(entry, name string, f *zip.File) Recipe {
+	m, err := z.readObjectFile(f)
 	if err != nil {
 		return Recipe{Entry: entry, Err: err}
 	}
@@ -310,5 +310,5 @@ func (z *zipArchive) isTandoorFolders() bool {
 
 func (z *zipArchive) tandoorFolders() *Archive {
 	return z.perEntry(FormatTandoor, func(n string) bool { return path.Base(n) == "recipe.json" },
-		func(n string) Recipe { return z.tandoorFolderRecipe(n, n) })
+		func(n string, f *zip.File) Recipe { return z.tandoorFolderRecipe(n, n, f) })
 }
