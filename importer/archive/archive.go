@@ -93,6 +93,9 @@ type Recipe struct {
 	Recipe extract.Recipe
 	// Image is the recipe's image as stored in the archive, nil when none.
 	Image []byte
+	// ImageErr is why the image the archive holds for the recipe was not
+	// read (too large, damaged); the recipe is read without it.
+	ImageErr error
 	// Unmapped names the fields the recipe carries that the service has
 	// no place for ("nutrition", "rating"), to be reported, not lost silently.
 	Unmapped []string
@@ -440,17 +443,28 @@ func isImageName(name string) bool {
 	return false
 }
 
-// readImage reads an image entry, or returns nil (an image that cannot be
-// read costs the recipe its image, not the recipe).
-func (z *zipArchive) readImage(f *zip.File) []byte {
+// setImage reads an image entry into the recipe. An image that cannot be
+// read costs the recipe its image, not the recipe: the reason is kept in
+// ImageErr (cleared when a later candidate is read). A nil entry (no
+// image found) changes nothing.
+func (z *zipArchive) setImage(rec *Recipe, f *zip.File) {
 	if f == nil {
-		return nil
+		return
 	}
 	b, err := z.read(f, z.lim.MaxImageBytes)
 	if err != nil {
-		return nil
+		rec.ImageErr = imageError(clipName(f.Name), err, z.lim.MaxImageBytes)
+		return
 	}
-	return b
+	rec.Image, rec.ImageErr = b, nil
+}
+
+// imageError says why the image named name was left out.
+func imageError(name string, err error, maxImage int64) error {
+	if errors.Is(err, ErrTooLarge) {
+		return fmt.Errorf("the photo %q is larger than %d MB", name, maxImage>>20)
+	}
+	return fmt.Errorf("the photo %q cannot be read: %w", name, err)
 }
 
 // present reports which of keys carry a value in m (not null, "", 0, [] or

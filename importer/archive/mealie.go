@@ -139,7 +139,7 @@ func (z *zipArchive) mealieExportRecipe(name string, f *zip.File) Recipe {
 		return rec
 	}
 	if mealieRecipeJSON(name) {
-		rec.Image = z.readImage(z.mealieImage(path.Dir(name) + "/images"))
+		z.setImage(&rec, z.mealieImage(path.Dir(name)+"/images"))
 		return rec
 	}
 	if !mealieFlatJSON(name) {
@@ -152,7 +152,7 @@ func (z *zipArchive) mealieExportRecipe(name string, f *zip.File) Recipe {
 			}
 		}
 		if jsons == 1 {
-			rec.Image = z.readImage(z.mealieImage(path.Dir(name)))
+			z.setImage(&rec, z.mealieImage(path.Dir(name)))
 		}
 		return rec
 	}
@@ -164,11 +164,11 @@ func (z *zipArchive) mealieExportRecipe(name string, f *zip.File) Recipe {
 	if slug == "" || strings.ContainsAny(slug, "/\\") {
 		return rec
 	}
-	rec.Image = z.readImage(z.mealieImage(path.Join(images, slug)))
+	z.setImage(&rec, z.mealieImage(path.Join(images, slug)))
 	if rec.Image == nil {
 		for _, n := range z.inDir(images) {
 			if isImageName(n) && strings.TrimSuffix(path.Base(n), path.Ext(n)) == slug {
-				rec.Image = z.readImage(z.file(n))
+				z.setImage(&rec, z.file(n))
 				break
 			}
 		}
@@ -529,10 +529,10 @@ func (z *zipArchive) mealieBackup() (*Archive, error) {
 			}
 			rec := mealieRecipe(entry, m, db, id)
 			if rec.Err == nil {
-				rec.Image = z.readImage(z.mealieImage(root + "data/recipes/" + id + "/images"))
+				z.setImage(&rec, z.mealieImage(root+"data/recipes/"+id+"/images"))
 				if rec.Image == nil {
 					// SQLite backups name the folder by the hyphenless id.
-					rec.Image = z.readImage(z.mealieImage(root + "data/recipes/" + strings.ReplaceAll(id, "-", "") + "/images"))
+					z.setImage(&rec, z.mealieImage(root+"data/recipes/"+strings.ReplaceAll(id, "-", "")+"/images"))
 				}
 			}
 			if !yield(rec) {

@@ -58,7 +58,7 @@ func (z *zipArchive) nextcloudRecipe(name string, f *zip.File) Recipe {
 	}
 	for _, img := range nextcloudPhotos {
 		if n, ok := photos[img]; ok {
-			rec.Image = z.readImage(z.file(n))
+			z.setImage(&rec, z.file(n))
 			break
 		}
 	}

@@ -129,16 +129,11 @@ func paprikaRecipe(entry string, m map[string]any, maxImage int64) Recipe {
 	if src := str(m, "source"); src != "" && r.SourceURL == "" {
 		rec.Unmapped = append(rec.Unmapped, "source")
 	}
-	// The main photo is photo_data; recipes whose photo was added in the
-	// gallery have photo_data null and the photo in photos[].data. The
-	// photos beyond the one taken are what stays unmapped.
-	photos := list(m["photos"])
-	rec.Image = base64Image(str(m, "photo_data"), maxImage)
-	if rec.Image == nil && len(photos) > 0 {
-		rec.Image = base64Image(str(obj(photos[0]), "data"), maxImage)
-		if rec.Image != nil && len(photos) == 1 {
-			rec.Unmapped = slices.DeleteFunc(rec.Unmapped, func(s string) bool { return s == "photos" })
-		}
+	var gallery bool
+	rec.Image, gallery, rec.ImageErr = paprikaPhoto(m, maxImage)
+	if gallery && len(list(m["photos"])) == 1 {
+		// The one photo of the gallery was taken: nothing is left out.
+		rec.Unmapped = slices.DeleteFunc(rec.Unmapped, func(s string) bool { return s == "photos" })
 	}
 	if rec.Image == nil {
 		if u := str(m, "image_url"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
@@ -148,19 +143,53 @@ func paprikaRecipe(entry string, m map[string]any, maxImage int64) Recipe {
 	return rec
 }
 
+// paprikaPhoto picks the recipe's main photo. It is photo_data, embedded in
+// the recipe. A recipe whose photo was added through the gallery has
+// photo_data null and its photos in photos[]: the main one is the entry
+// whose filename is the recipe's photo (or whose hash is its photo_hash),
+// and only when no entry is named so, the first. gallery says the photo
+// came from photos[]; err says why a photo the recipe holds was not read.
+func paprikaPhoto(m map[string]any, maxImage int64) (img []byte, gallery bool, err error) {
+	if data := str(m, "photo_data"); data != "" {
+		if img, err = base64Image(data, maxImage); err == nil {
+			return img, false, nil
+		}
+	}
+	photos := list(m["photos"])
+	if len(photos) == 0 {
+		return nil, false, err
+	}
+	main := obj(photos[0])
+	name, hash := str(m, "photo"), str(m, "photo_hash")
+	for _, p := range photos {
+		if o := obj(p); (name != "" && str(o, "filename") == name) || (hash != "" && str(o, "hash") == hash) {
+			main = o
+			break
+		}
+	}
+	if str(main, "data") == "" {
+		return nil, false, err
+	}
+	if img, gErr := base64Image(str(main, "data"), maxImage); gErr == nil {
+		return img, true, nil
+	} else if err == nil {
+		err = gErr
+	}
+	return nil, false, err
+}
+
 // base64Image decodes a photo written in base64, with or without line
-// breaks (MIME encoders wrap at 76 columns); nil when it is not base64 or
-// larger than maxImage.
-func base64Image(data string, maxImage int64) []byte {
-	if data == "" || int64(len(data)) > maxImage*4/3+maxImage/38+4 {
-		return nil
+// breaks (MIME encoders wrap at 76 columns); it fails when the text is not
+// base64 or the photo is larger than maxImage.
+func base64Image(data string, maxImage int64) ([]byte, error) {
+	if int64(len(data)) > maxImage*4/3+maxImage/38+4 {
+		return nil, fmt.Errorf("the photo is larger than %d MB", maxImage>>20)
 	}
-	data = strings.Join(strings.Fields(data), "")
-	img, err := base64.StdEncoding.DecodeString(data)
+	img, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(data), ""))
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("the photo is not base64: %w", err)
 	}
-	return img
+	return img, nil
 }
 
 // textSections reads a block of lines as written in Paprika and similar

@@ -205,7 +205,7 @@ func (z *zipArchive) localImage(rec *Recipe) {
 	if name, ok := entryOf(rec.Recipe.ImageURL); ok {
 		rec.Recipe.ImageURL = ""
 		if f := z.file(name); f != nil && isImageName(name) {
-			rec.Image = z.readImage(f)
+			z.setImage(rec, f)
 		}
 	}
 	if _, ok := entryOf(rec.Recipe.SourceURL); ok {
@@ -388,7 +388,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 				if rec.Err == nil {
 					z.localImage(&rec)
 					if rec.Image == nil && len(recs) == 1 {
-						rec.Image = z.readImage(z.imageBeside(d.name))
+						z.setImage(&rec, z.imageBeside(d.name))
 					}
 				}
 				if !yield(rec) {

@@ -96,7 +96,7 @@ func (z *zipArchive) tandoorFolderRecipe(entry, name string, f *zip.File) Recipe
 	if rec.Err == nil {
 		for _, n := range z.inDir(path.Dir(name)) {
 			if strings.HasPrefix(strings.ToLower(path.Base(n)), "image") && isImageName(n) {
-				rec.Image = z.readImage(z.file(n))
+				z.setImage(&rec, z.file(n))
 				break
 			}
 		}
