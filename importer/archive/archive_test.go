@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,6 +231,49 @@ func TestBadArchives(t *testing.T) {
 		}
 		if ok != 3 || unsafe != 3 || broken != 1 {
 			t.Fatalf("ok %d unsafe %d broken %d, want 3 3 1", ok, unsafe, broken)
+		}
+	})
+
+	t.Run("photo over the limit", func(t *testing.T) {
+		t.Parallel()
+		// A photo larger than MaxImageBytes costs its recipe the photo,
+		// with the reason, and nothing else: the recipe and the next
+		// one's photo are read.
+		lim := archive.DefaultLimits
+		lim.MaxImageBytes = 1 << 20
+		huge := make([]byte, lim.MaxImageBytes+1)
+		_, _ = rand.NewChaCha8([32]byte{}).Read(huge) // noise: it does not compress
+		files, err := archivetest.Unzip(archivetest.Nextcloud(archivetest.Samples(2, true)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range files {
+			if strings.HasSuffix(f.Name, "1/full.jpg") {
+				files[i] = archivetest.File{Name: f.Name, Data: huge, Store: true}
+			}
+		}
+		b := archivetest.Zip(files...)
+		a, err := archive.Open(bytes.NewReader(b), int64(len(b)), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for r := range a.Recipes() {
+			got = append(got, fmt.Sprintf("%s err=%v image=%d imageErr=%v", r.Recipe.Title, r.Err, len(r.Image), r.ImageErr))
+			if r.Err != nil || r.Recipe.Title == "" {
+				t.Errorf("%s: %v", r.Entry, r.Err)
+			}
+			switch {
+			case strings.HasSuffix(r.Entry, "1/recipe.json"):
+				if r.Image != nil || r.ImageErr == nil || !strings.Contains(r.ImageErr.Error(), "larger than 1 MB") {
+					t.Errorf("recipe with the huge photo: %s", got[len(got)-1])
+				}
+			case r.Image == nil || r.ImageErr != nil:
+				t.Errorf("recipe with a sound photo: %s", got[len(got)-1])
+			}
+		}
+		if len(got) != 2 {
+			t.Fatalf("read %q", got)
 		}
 	})
 

@@ -22,9 +22,9 @@ import (
 // separated by blank lines or numbers), notes, servings, prep_time,
 // cook_time and total_time (text: "10 mins"), source, source_url,
 // categories (names), photo_data (the photo, base64-encoded JPEG; null
-// when the photo was added to the gallery, photos[].data, instead) and
-// image_url, with nutritional_info, difficulty, rating and further photos
-// that have no place here.
+// when the photo was added to the gallery, photos[].data, instead, with
+// photo and photo_hash naming it) and image_url, with nutritional_info,
+// difficulty, rating and further photos that have no place here.
 
 var paprikaUnmapped = []string{"nutritional_info", "difficulty", "rating", "photos", "on_favorites", "in_trash"}
 

@@ -195,12 +195,21 @@ func (l tandoorLine) String() string {
 // tandoorParts reads an ingredient: the amount unless it has none, the
 // unit's and food's plural names for amounts above one or when the
 // ingredient says to always use them (Tandoor 1.5's always_use_plural_unit
-// and always_use_plural_food).
+// and always_use_plural_food). An ingredient marked no_amount keeps the
+// amount it had before in the export, hidden: its names are singular, as
+// both Tandoor 1.x (IngredientComponent.vue) and 2.x (pluralString in
+// vue3/src/utils/model_utils.ts) show them ("pinch salt", not "pinches").
+// The two versions disagree on amounts below one (2.x writes "0.5 cups");
+// an export does not say which version wrote it, and "½ cup" is how a cook
+// reads it, so the 1.x rule is kept for those.
 func tandoorParts(ing map[string]any) tandoorLine {
 	var l tandoorLine
 	amount, _ := number(ing["amount"])
 	noAmount, _ := ing["no_amount"].(bool)
-	if amount > 0 && !noAmount {
+	if noAmount {
+		amount = 0
+	}
+	if amount > 0 {
 		l.amount = trimFloat(amount)
 	}
 	name := func(k string) string {
