@@ -603,6 +603,9 @@ func sectionsFromLines(lines []string) []extract.Section {
 
 // decodeObject decodes a JSON document that must be an object.
 func decodeObject(doc []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(doc)) == 0 {
+		return nil, fmt.Errorf("%w: the file is empty", ErrCorrupt)
+	}
 	v, err := extract.DecodeJSON(jsonText(doc))
 	if err != nil {
 		return nil, fmt.Errorf("%w: not valid JSON: %v", ErrCorrupt, err)

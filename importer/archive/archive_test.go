@@ -3,6 +3,7 @@ package archive_test
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -394,5 +395,46 @@ func TestSingleRecipeFiles(t *testing.T) {
 				i++
 			}
 		})
+	}
+}
+
+// TestPaprikaPhotoForms: photo_data written as plain base64 or as a data
+// address (RFC 2397) gives the photo's bytes; text that is not base64
+// leaves the recipe without a photo and says why.
+func TestPaprikaPhotoForms(t *testing.T) {
+	t.Parallel()
+	photo := archivetest.JPEG(50)
+	b64 := base64.StdEncoding.EncodeToString(photo)
+	forms := []struct {
+		data     string
+		want     []byte
+		errorHas string
+	}{
+		{b64, photo, ""},
+		{"data:image/jpeg;base64," + b64, photo, ""},
+		{"not base64!", nil, "not base64"},
+	}
+	var files []archivetest.File
+	for i, f := range forms {
+		files = append(files, archivetest.File{Name: fmt.Sprintf("%d.paprikarecipe", i), Data: archivetest.GzipJSON(map[string]any{
+			"name": fmt.Sprintf("Recipe %d", i), "ingredients": "1 egg", "directions": "Boil the egg.", "photo_data": f.data})})
+	}
+	a, err := open(t, archivetest.Zip(files...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	for r := range a.Recipes() {
+		f := forms[i]
+		i++
+		if r.Err != nil || !bytes.Equal(r.Image, f.want) {
+			t.Errorf("%s: error %v, %d bytes, want %d", r.Entry, r.Err, len(r.Image), len(f.want))
+		}
+		if (f.errorHas == "") != (r.ImageErr == nil) || r.ImageErr != nil && !strings.Contains(r.ImageErr.Error(), f.errorHas) {
+			t.Errorf("%s: image error %v, want one with %q", r.Entry, r.ImageErr, f.errorHas)
+		}
+	}
+	if i != len(forms) {
+		t.Fatalf("read %d recipes", i)
 	}
 }

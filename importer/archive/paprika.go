@@ -11,6 +11,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"larder/importer/extract"
 )
@@ -179,9 +181,16 @@ func paprikaPhoto(m map[string]any, maxImage int64) (img []byte, gallery bool, e
 }
 
 // base64Image decodes a photo written in base64, with or without line
-// breaks (MIME encoders wrap at 76 columns); it fails when the text is not
-// base64 or the photo is larger than maxImage.
+// breaks (MIME encoders wrap at 76 columns) and with or without the
+// "data:image/jpeg;base64," that starts a data address (RFC 2397), which
+// holds the same bytes; it fails when the text is not base64 or the photo
+// is larger than maxImage.
 func base64Image(data string, maxImage int64) ([]byte, error) {
+	if rest, ok := strings.CutPrefix(data, "data:"); ok {
+		if _, payload, ok := strings.Cut(rest, ";base64,"); ok {
+			data = payload
+		}
+	}
 	if int64(len(data)) > maxImage*4/3+maxImage/38+4 {
 		return nil, fmt.Errorf("the photo is larger than %d MB", maxImage>>20)
 	}
@@ -194,8 +203,10 @@ func base64Image(data string, maxImage int64) ([]byte, error) {
 
 // textSections reads a block of lines as written in Paprika and similar
 // apps: a line ending with ":" (or the app's "# Heading" style) names a
-// group. Steps are separated by blank lines, or are one per line; a single
-// block is split by the page reader's rules.
+// group, and so does a short line in capitals ("SAUCE") when the block's
+// other lines are not in capitals (some write a whole list so). Steps are
+// separated by blank lines, or are one per line; a single block is split
+// by the page reader's rules.
 func textSections(text string, steps bool) []extract.Section {
 	var b sections
 	var paras []string
@@ -211,9 +222,14 @@ func textSections(text string, steps bool) []extract.Section {
 			paras = extract.Steps(paras[0])
 		}
 	}
+	caps := slices.ContainsFunc(paras, func(l string) bool { return !inCapitals(l) })
 	for _, line := range paras {
 		if heading, ok := groupHeading(line); ok {
 			b.section(heading)
+			continue
+		}
+		if caps && inCapitals(line) && utf8.RuneCountInString(line) <= 40 && !strings.ContainsAny(line, "0123456789") {
+			b.section(strings.TrimSpace(line))
 			continue
 		}
 		b.item(line)
@@ -222,7 +238,7 @@ func textSections(text string, steps bool) []extract.Section {
 }
 
 // groupHeading recognizes a line naming a group: "For the sauce:", "#
-// Sauce", "SAUCE" (short, no digits).
+// Sauce".
 func groupHeading(line string) (string, bool) {
 	l := strings.TrimSpace(line)
 	if strings.HasPrefix(l, "#") {
@@ -232,4 +248,18 @@ func groupHeading(line string) (string, bool) {
 		return strings.TrimSuffix(l, ":"), true
 	}
 	return "", false
+}
+
+// inCapitals: the line has at least three letters and none in lower case.
+func inCapitals(line string) bool {
+	letters := 0
+	for _, r := range line {
+		switch {
+		case unicode.IsLower(r):
+			return false
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return letters >= 3
 }

@@ -362,6 +362,14 @@ var variantExpect = map[string]struct {
 		Steps:       []string{"Préparer la pâte.", "Garnir de crème – puis cuire 40 minutes."},
 		Servings:    8,
 	}}},
+	"paprika/headings in capitals": {archive.FormatPaprika, []expect{{
+		Title: "Lasagne",
+		Ingredients: []string{"## MEAT SAUCE", "500 g beef mince", "1 onion", "400 g passata", "## BÉCHAMEL", "50 g butter", "50 g flour", "500 ml milk",
+			"## TO FINISH", "12 lasagne sheets", "100 g parmesan"},
+		Steps: []string{"## MEAT SAUCE", "Brown the mince with the onion, add the passata and simmer 45 minutes.", "## BÉCHAMEL",
+			"Cook the butter and flour, whisk in the milk until thick.", "## TO FINISH", "Layer sauce, sheets and béchamel; top with parmesan and bake 40 minutes."},
+		Servings: 6, Prep: 30, Cook: 85, Total: 115,
+	}}},
 	"nextcloud/damaged photo": {archive.FormatNextcloud, []expect{{
 		Title: "Lentil Salad", Ingredients: []string{"200 g lentils", "1 shallot"}, Steps: []string{"Cook the lentils.", "Dress with the shallot."},
 		Servings: 2, ImageErrHas: "Lentil Salad/full.jpg",

@@ -17,6 +17,7 @@ func gapVariants() []Variant {
 		{"mealie/v3 backup sub-recipe line", "Mealie v3 database.json: recipes_ingredients.referenced_recipe_id (alembic schema of v3.2.8) naming another row of recipes", mealieSubRecipeBackup()},
 		{"nextcloud/windows-1252 recipe.json", "a Cookbook recipe.json edited in Windows Notepad before 1903 (saved as ANSI, Windows-1252, CRLF line ends) and zipped with its folder", nextcloudWindows1252()},
 		{"schema/windows-1252 json", "a JSON file of schema.org recipes written by a Windows tool in the ANSI code page (Windows-1252): accented letters, œ and – as single bytes", schemaWindows1252()},
+		{"paprika/headings in capitals", "Paprika 3 recipes typed by hand or pasted from a book: group names as lines in capitals, with no colon, in ingredients and directions (the app shows the text as written; Tandoor's and Mealie's Paprika importers read both fields as plain lines)", paprikaCapitals()},
 		{"nextcloud/damaged photo", "a Cookbook folder zip whose full.jpg was damaged in transfer (its CRC does not match), beside a sound recipe folder", nextcloudDamagedPhoto()},
 	}
 }
@@ -136,4 +137,11 @@ func nextcloudDamagedPhoto() []byte {
 	at := bytes.Index(z, photo) + len(photo)/2
 	z[at] ^= 0xFF
 	return z
+}
+
+func paprikaCapitals() []byte {
+	doc := `{"uid":"7A1B","name":"Lasagne","ingredients":"MEAT SAUCE\n500 g beef mince\n1 onion\n400 g passata\nBÉCHAMEL\n50 g butter\n50 g flour\n500 ml milk\nTO FINISH\n12 lasagne sheets\n100 g parmesan",
+"directions":"MEAT SAUCE\nBrown the mince with the onion, add the passata and simmer 45 minutes.\nBÉCHAMEL\nCook the butter and flour, whisk in the milk until thick.\nTO FINISH\nLayer sauce, sheets and béchamel; top with parmesan and bake 40 minutes.",
+"servings":"6","prep_time":"30 min","cook_time":"1 hr 25 min","categories":[],"photo_data":null,"photos":[]}`
+	return Zip(File{Name: "Lasagne.paprikarecipe", Data: gz(doc), Store: true})
 }
