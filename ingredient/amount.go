@@ -1,6 +1,7 @@
 package ingredient
 
 import (
+	"html"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -387,7 +388,8 @@ func (r *reader) countedNoun(k int) *Span {
 // style tells how the number in tokens [i, j) is written.
 func (r *reader) style(i, j int) Style {
 	p := &r.p
-	text := p.line[p.toks[i].start:p.toks[j-1].end]
+	// A character reference reads as its character: "1&frac12;" is written as "1½" is.
+	text := html.UnescapeString(p.line[p.toks[i].start:p.toks[j-1].end])
 	switch {
 	case strings.ContainsRune(text, '⁄'):
 		return StyleFractionSlash
