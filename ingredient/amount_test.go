@@ -85,6 +85,11 @@ func TestReadAmountsReasons(t *testing.T) {
 		{"1 No. 2 can crushed pineapple", []string{"1+", "2 reference"}},
 		{"2 #10 cans tomatoes", []string{"2+", "10 reference"}},
 		{"1 plechovka rajčat (400 g)", []string{"1+", "400 package-size"}},
+		{"2 sheets puff pastry (from a 17.3-ounce package)", []string{"2+", "17.3 package-size"}},
+		{"1 kleine Dose Tomatenmark (70 g)", []string{"1+", "70 package-size"}},
+		{"1 caixinha de creme de leite (200 g)", []string{"1+", "200 package-size"}},
+		{"4 filetes de merluza de unos 150 g", []string{"4+", "150 per-item"}},
+		{"2 cups broth and a 2-inch piece of ginger", []string{"2+", "2 dimension"}},
 	}
 	for _, tt := range tests {
 		rd := ReadAmounts(tt.line)
