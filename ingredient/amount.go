@@ -1,6 +1,7 @@
 package ingredient
 
 import (
+	"html"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -136,6 +137,13 @@ func (rd Reading) Amounts(line string) []Amount {
 	if !isASCII(line) {
 		u = utf16Offsets(line)
 	}
+	english := rd.english
+	for _, a := range rd.amounts {
+		// English writes a decimal point: "0,5 liter groentebouillon" is Dutch, whatever its words.
+		if a.style == StyleDecimalComma || a.maxStyle == StyleDecimalComma {
+			english = false
+		}
+	}
 	for _, a := range rd.amounts {
 		v := Amount{Start: u[a.start], End: u[a.end], Value: a.value, Style: a.style}
 		if a.max != nil {
@@ -148,7 +156,7 @@ func (rd Reading) Amounts(line string) []Amount {
 		if a.valueUnit != nil {
 			v.ValueUnit = &UnitSpan{Start: u[a.valueUnit.Start], End: u[a.valueUnit.End], Key: a.valueUnit.Key}
 		}
-		v.Word, v.ValueWord = a.words(line, u, rd.english)
+		v.Word, v.ValueWord = a.words(line, u, english)
 		out = append(out, v)
 	}
 	return out
@@ -410,7 +418,8 @@ func (r *reader) countedNoun(k int) *Span {
 // style tells how the number in tokens [i, j) is written.
 func (r *reader) style(i, j int) Style {
 	p := &r.p
-	text := p.line[p.toks[i].start:p.toks[j-1].end]
+	// A character reference reads as its character: "1&frac12;" is written as "1½" is.
+	text := html.UnescapeString(p.line[p.toks[i].start:p.toks[j-1].end])
 	switch {
 	case strings.ContainsRune(text, '⁄'):
 		return StyleFractionSlash
@@ -711,7 +720,19 @@ func (r *reader) sizeAfterCount(a *amount, i int) bool {
 		return true
 	}
 	// A count written as a word: "one 15-ounce can", "a 28-ounce can", "four 8-ounce packages".
-	return j >= 0 && p.toks[j].kind == tWord && countWords[p.toks[j].low] && (j == 0 || p.toks[j-1].kind != tWord)
+	if j < 0 || p.toks[j].kind != tWord || !countWords[p.toks[j].low] {
+		return false
+	}
+	if j == 0 || p.toks[j-1].kind != tWord {
+		return true
+	}
+	// After other words, only when a package follows the measure: "(from a 17.3-ounce package)"
+	// names the package the sheets come from, not more pastry.
+	k := a.unitEnd
+	for k < len(p.toks) && p.toks[k].kind == tWord && isSizeWord(p.toks[k].low) {
+		k++
+	}
+	return k < len(p.toks) && p.toks[k].kind == tWord && isContainer(p.toks[k].text)
 }
 
 // packageItem gives the count before a package size the container or item after it as its unit or
@@ -1137,4 +1158,6 @@ var foreignContainers = setOf("dose", "dosen", "glas", "gläser", "packung", "pa
 	"puszka", "puszki", "słoik", "słoiki", "torebka", "dåse", "pakke", "boks",
 	"plechovka", "plechovky", "plechovek", "konzerva", "konzervy", "balíček", "balíčky", "balení", "sklenice",
 	"sklenička", "kelímek", "kelímky", "sáček", "sáčky", "pohár", "würfel", "tüte", "tütchen", "zakje", "zakjes",
-	"pose", "poser", "påse", "påsar")
+	"pose", "poser", "påse", "påsar", "caixinha", "caixinhas", "caixas", "pacotes", "latinha", "latinhas",
+	"embalagem", "embalagens", "pote", "potes", "vidro", "vidros", "saquinho", "saquinhos", "paquetes", "sobres",
+	"botes", "tarros", "tarrina", "tarrinas", "brik", "sachets", "pots", "paquets", "bocaux", "briques")

@@ -2,6 +2,7 @@ package ingredient
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -84,6 +85,11 @@ func TestReadAmountsReasons(t *testing.T) {
 		{"1 No. 2 can crushed pineapple", []string{"1+", "2 reference"}},
 		{"2 #10 cans tomatoes", []string{"2+", "10 reference"}},
 		{"1 plechovka rajčat (400 g)", []string{"1+", "400 package-size"}},
+		{"2 sheets puff pastry (from a 17.3-ounce package)", []string{"2+", "17.3 package-size"}},
+		{"1 kleine Dose Tomatenmark (70 g)", []string{"1+", "70 package-size"}},
+		{"1 caixinha de creme de leite (200 g)", []string{"1+", "200 package-size"}},
+		{"4 filetes de merluza de unos 150 g", []string{"4+", "150 per-item"}},
+		{"2 cups broth and a 2-inch piece of ginger", []string{"2+", "2 dimension"}},
 	}
 	for _, tt := range tests {
 		rd := ReadAmounts(tt.line)
@@ -95,6 +101,39 @@ func TestReadAmountsReasons(t *testing.T) {
 			} else {
 				got = append(got, s+" "+string(n.Reason))
 			}
+		}
+		if strings.Join(got, " | ") != strings.Join(tt.want, " | ") {
+			t.Errorf("%q\n got %q\nwant %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestReadAmountsCharacterReferences: a fraction left on a line as an HTML character reference
+// ("&frac12;", "&#189;", "&#x215B;", "1&frasl;2") is read as the character it stands for, alone,
+// glued to a whole number, spaced from it, or at one end of a range; the line is kept as written.
+func TestReadAmountsCharacterReferences(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		want []string // each amount as written, its value and style
+	}{
+		{"&frac12; cup milk", []string{"&frac12; 0.5 unicode"}},
+		{"&#189; cup milk", []string{"&#189; 0.5 unicode"}},
+		{"&#x215B; tsp cayenne", []string{"&#x215B; 0.125 unicode"}},
+		{"1&frac12; cups flour", []string{"1&frac12; 1.5 unicode"}},
+		{"2&#189; cups sugar", []string{"2&#189; 2.5 unicode"}},
+		{"1 &frac12; teaspoons salt", []string{"1 &frac12; 1.5 unicode-spaced"}},
+		{"1&frasl;2 cup cranberries", []string{"1&frasl;2 0.5 fraction-slash"}},
+		{"1&frac12;&#8211;2 pounds steak", []string{"1&frac12;&#8211;2 1.5 unicode"}},
+		{"1 pound beef, cut into &frac12;-inch cubes", []string{"1 1 integer"}},
+		{"1 can (14&frac12; oz) tomatoes", []string{"1 1 integer"}},
+		{"&frac12x; cup", nil},
+		{"&frac;12 cup", []string{"12 12 integer"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, a := range ReadAmounts(tt.line).Amounts(tt.line) {
+			got = append(got, fmt.Sprintf("%s %v %s", tt.line[a.Start:a.End], a.Value, a.Style))
 		}
 		if strings.Join(got, " | ") != strings.Join(tt.want, " | ") {
 			t.Errorf("%q\n got %q\nwant %q", tt.line, got, tt.want)
@@ -181,7 +220,7 @@ func FuzzReadAmounts(f *testing.F) {
 		"$1.99", "1 1/2-inch (4 cm) piece", "1 jar (8 ounce size)", "4 steaks, about 4-5 oz each", "For 6-8:",
 		strings.Repeat("1 (", 200), strings.Repeat("2 x ", 100), "99999999999999999999999999999999999999999 cups",
 		"1 No. 2 can", "2 #10 cans", "4 fette di circa 200 g l'una", "in vier porties van 150 g", "1 avocado",
-		"1&nbsp;cup", "&amp;&#160;&#xA0;&nbsp&;1&frac12;", "120–130°F", "1 Dose (Abtropfgewicht 285 g)",
+		"1&nbsp;cup", "&amp;&#160;&#xA0;&nbsp&;1&frac12;", "2&#189;&frac12;&#x215B;", "1&frasl;2&frasl;&frac14;", "1 &frac12;&ndash;2", "120–130°F", "1 Dose (Abtropfgewicht 285 g)",
 	} {
 		f.Add(s)
 	}
@@ -272,6 +311,8 @@ func TestCountedWordOnlyInEnglish(t *testing.T) {
 		{"2 LIMES", "LIMES", "LIME/LIMES"},
 		{"1 litre milk", "litre", "litre/litres"},
 		{"1 litre de lait", "", ""},
+		{"0,5 liter groentebouillon", "", ""},
+		{"1 liter water", "liter", "liter/liters"},
 		{"2 tsp salt", "", ""},
 		{"1 15-ounce can beans", "can", "can/cans"},
 		{"2 tablespoon(s) oil", "", ""},
