@@ -44,10 +44,16 @@ type Amount struct {
 	// ValueUnit is the unit written again after the lower number of a range ("1 cup to 1 1/2
 	// cups"): the same key as Unit, which follows the upper number.
 	ValueUnit *UnitSpan `json:"valueUnit,omitempty"`
-	// Noun, for a number without a unit, spans the words naming what it counts ("2 large eggs" →
-	// "eggs", "1 large loaf brioche bread" → "loaf brioche bread"). The client makes the last of
-	// them that has two forms in its small table of English words agree with the amount.
-	Noun *Span `json:"noun,omitempty"`
+	// Word is the word that agrees with the amount (the upper number of a range): its unit
+	// ("cup"), or for a number without one the noun it counts ("2 large eggs" → "eggs", "1 loaf
+	// brioche bread" → "loaf"), with both of its English forms. Left out when the word has one form
+	// ("tsp", "g") or is not in the table (data/english_words.txt), and for a counted noun or a word
+	// other languages spell the same ("litre", "sachet") in a line that is not in English: the
+	// words of another language keep their form at any servings.
+	Word *WordForms `json:"word,omitempty"`
+	// ValueWord is the unit written again after the lower number of a range ("1 cup to 1 1/2
+	// cups"), agreeing with that number.
+	ValueWord *WordForms `json:"valueWord,omitempty"`
 }
 
 // Span is a piece of the line, in UTF-16 code units.
@@ -93,6 +99,7 @@ type Number struct {
 type Reading struct {
 	Numbers []Number
 	amounts []amount
+	english bool // the line reads as English (see reader.english)
 }
 
 // amount is an Amount with byte offsets, before conversion for the client.
@@ -117,7 +124,7 @@ func ReadAmounts(line string) Reading {
 func readAmounts(line string, toks []token, recipe Language) Reading {
 	r := reader{p: parser{line: line, toks: toks}, recipe: recipe}
 	r.read()
-	return Reading{Numbers: r.numbers, amounts: r.amounts}
+	return Reading{Numbers: r.numbers, amounts: r.amounts, english: len(r.amounts) > 0 && r.english()}
 }
 
 // Amounts returns the scaling amounts of the line, offsets in UTF-16 code units.
@@ -129,6 +136,13 @@ func (rd Reading) Amounts(line string) []Amount {
 	u := identity
 	if !isASCII(line) {
 		u = utf16Offsets(line)
+	}
+	english := rd.english
+	for _, a := range rd.amounts {
+		// English writes a decimal point: "0,5 liter groentebouillon" is Dutch, whatever its words.
+		if a.style == StyleDecimalComma || a.maxStyle == StyleDecimalComma {
+			english = false
+		}
 	}
 	for _, a := range rd.amounts {
 		v := Amount{Start: u[a.start], End: u[a.end], Value: a.value, Style: a.style}
@@ -142,12 +156,28 @@ func (rd Reading) Amounts(line string) []Amount {
 		if a.valueUnit != nil {
 			v.ValueUnit = &UnitSpan{Start: u[a.valueUnit.Start], End: u[a.valueUnit.End], Key: a.valueUnit.Key}
 		}
-		if a.noun != nil {
-			v.Noun = &Span{Start: u[a.noun.Start], End: u[a.noun.End]}
-		}
+		v.Word, v.ValueWord = a.words(line, u, english)
 		out = append(out, v)
 	}
 	return out
+}
+
+// words returns the words that agree with the amount and with the lower number of its range (see
+// Amount.Word), given the UTF-16 offsets u of the line and whether it reads as English. A counted
+// noun is found only in an English line (countedNoun).
+func (a amount) words(line string, u []int, english bool) (word, valueWord *WordForms) {
+	switch {
+	case a.unit != nil:
+		word = agreeingWord(line, a.unit.Start, a.unit.End, u, english)
+	case a.noun != nil:
+		if s, e, ok := CountedWord(line, a.noun.Start, a.noun.End); ok {
+			word = agreeingWord(line, s, e, u, english)
+		}
+	}
+	if a.valueUnit != nil {
+		valueWord = agreeingWord(line, a.valueUnit.Start, a.valueUnit.End, u, english)
+	}
+	return word, valueWord
 }
 
 // identity is the offset map of an ASCII line, where a byte is a UTF-16 code unit; most lines are.

@@ -194,8 +194,13 @@ func checkAmounts(t *testing.T, line string) {
 				}
 			}
 		}
-		if a.Noun != nil {
-			inside("noun", a.Noun.Start, a.Noun.End)
+		for _, w := range []*WordForms{a.Word, a.ValueWord} {
+			if w != nil {
+				inside("word", w.Start, w.End)
+				if w.One == "" || w.Other == "" || w.One == w.Other {
+					t.Errorf("Amounts(%q): word forms %+v", line, *w)
+				}
+			}
 		}
 		prevEnd = a.End
 	}
@@ -222,13 +227,13 @@ func FuzzReadAmounts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		start := time.Now()
 		checkAmounts(t, line)
-		// The recipe's language changes at most which words are counted nouns.
+		// The recipe's language changes at most which words have English forms.
 		alone, inDutch := Describe(line), DescribeRecipe([]string{"2 el olijfolie", line})[1]
 		if len(alone.Amounts) != len(inDutch.Amounts) || inDutch.Text != line {
 			t.Fatalf("%q: %+v alone, %+v in a Dutch recipe", line, alone, inDutch)
 		}
 		for i, a := range inDutch.Amounts {
-			a.Noun = alone.Amounts[i].Noun
+			a.Word, a.ValueWord = alone.Amounts[i].Word, alone.Amounts[i].ValueWord
 			if !reflect.DeepEqual(a, alone.Amounts[i]) {
 				t.Fatalf("%q: amount %+v alone, %+v in a Dutch recipe", line, alone.Amounts[i], inDutch.Amounts[i])
 			}
@@ -279,36 +284,49 @@ func BenchmarkMemoDescribe(b *testing.B) {
 	}
 }
 
-// TestCountedNounOnlyInEnglish: the client's singular/plural table is English, so only a line that
-// reads as English names a counted noun; "½ a lemon" agrees with its article, not its number.
-func TestCountedNounOnlyInEnglish(t *testing.T) {
+// TestCountedWordOnlyInEnglish: the table of word forms is English, so only a line that reads as
+// English gives the word a number counts, with its forms; "½ a lemon" agrees with its article, not
+// its number. The head of the noun is its last word with two forms, unless a portion word leads.
+func TestCountedWordOnlyInEnglish(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		line, noun string
+		line, word, forms string
 	}{
-		{"1 orange, zested", "orange"},
-		{"2 large eggs", "eggs"},
-		{"1 orange sanguine", ""},
-		{"1 Avocado, reif", ""},
-		{"Succo di 1 lime", ""},
-		{"1 rijpe avocado", ""},
-		{"1 lime, saften", ""},
-		{"1 banana madura", ""},
-		{"½ a lemon, juiced", ""},
-		{"2 bananas (I like them spotty)", "bananas"},
-		{"2 med onions", "med onions"},
-		{"2 petite sirloin steaks", "petite sirloin steaks"},
-		{"1 avocado, in blokjes", ""},
+		{"1 orange, zested", "orange", "orange/oranges"},
+		{"2 large eggs", "eggs", "egg/eggs"},
+		{"1 orange sanguine", "", ""},
+		{"1 Avocado, reif", "", ""},
+		{"Succo di 1 lime", "", ""},
+		{"1 rijpe avocado", "", ""},
+		{"1 lime, saften", "", ""},
+		{"1 banana madura", "", ""},
+		{"½ a lemon, juiced", "", ""},
+		{"2 bananas (I like them spotty)", "bananas", "banana/bananas"},
+		{"2 med onions", "onions", "onion/onions"},
+		{"2 petite sirloin steaks", "steaks", "steak/steaks"},
+		{"1 avocado, in blokjes", "", ""},
+		{"1 red bell pepper", "pepper", "pepper/peppers"},
+		{"1 large loaf brioche bread", "loaf", "loaf/loaves"},
+		{"2 Chicken Breasts", "Breasts", "Breast/Breasts"},
+		{"2 LIMES", "LIMES", "LIME/LIMES"},
+		{"1 litre milk", "litre", "litre/litres"},
+		{"1 litre de lait", "", ""},
+		{"0,5 liter groentebouillon", "", ""},
+		{"1 liter water", "liter", "liter/liters"},
+		{"2 tsp salt", "", ""},
+		{"1 15-ounce can beans", "can", "can/cans"},
+		{"2 tablespoon(s) oil", "", ""},
 	}
 	for _, tt := range tests {
-		var got string
+		var got, forms string
 		for _, a := range Describe(tt.line).Amounts {
-			if a.Noun != nil {
-				got = string(utf16.Decode(utf16.Encode([]rune(tt.line))[a.Noun.Start:a.Noun.End]))
+			if w := a.Word; w != nil {
+				got = string(utf16.Decode(utf16.Encode([]rune(tt.line))[w.Start:w.End]))
+				forms = w.One + "/" + w.Other
 			}
 		}
-		if got != tt.noun {
-			t.Errorf("%q: noun %q, want %q", tt.line, got, tt.noun)
+		if got != tt.word || forms != tt.forms && tt.forms != "" {
+			t.Errorf("%q: word %q (%s), want %q (%s)", tt.line, got, forms, tt.word, tt.forms)
 		}
 	}
 }
@@ -323,11 +341,11 @@ func TestReadAmountsCanGrade(t *testing.T) {
 	}
 }
 
-// A line whose words do not tell its language is in its recipe's: its counted noun is given (for
-// the client's English table) in an English recipe or on its own, not in a Dutch one; a line whose
-// words tell keeps its own language in any recipe.
+// A line whose words do not tell its language is in its recipe's: its counted noun's English forms
+// are given in an English recipe or on its own, not in a Dutch one; a line whose words tell keeps its
+// own language in any recipe.
 func TestDescribeRecipeLanguage(t *testing.T) {
-	noun := func(d Described) bool { return len(d.Amounts) == 1 && d.Amounts[0].Noun != nil }
+	noun := func(d Described) bool { return len(d.Amounts) == 1 && d.Amounts[0].Word != nil }
 	if !noun(Describe("1 avocado")) {
 		t.Error(`"1 avocado" on its own: no counted noun`)
 	}
