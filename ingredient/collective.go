@@ -146,7 +146,8 @@ func (c *collectives) link(v stepView, hits []hit, st *dishState, found []bool, 
 		}
 		if remaining || 2*usedBefore < len(members) || combinedBefore == 0 {
 			for _, m := range members {
-				if !st.combined[m] && !excluded(v, hits, m) {
+				// "Everything else", "the remaining ingredients": those not used yet.
+				if !st.combined[m] && !excluded(v, hits, m) && !(remaining && used[m]) {
 					found[m] = true
 					st.cutOnly[m] = false // together from here on
 				}
@@ -191,7 +192,7 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	toks := v.toks
 	if n := lx.at(classIngredients, toks, k); n > 0 {
 		q := k
-		for q > 0 && k-q < 3 && toks[q-1] != sep && !v.isVerbAnyAt(q-1) && !lx.has(classInto, toks, q-1) {
+		for q > 0 && k-q < 3 && toks[q-1] != sep && !v.inVerb(q-1) && !lx.has(classInto, toks, q-1) {
 			q--
 		}
 		// "the ingredients for the sauce", "los ingredientes de la salsa"
@@ -199,7 +200,11 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 		for i := k + n; i < len(toks) && i < k+n+4 && toks[i] != sep; i++ {
 			after = append(after, toks[i])
 		}
-		return c.resolve(v, toks[q:k], after, stepSec), n
+		qual := toks[q:k]
+		if lx.has(classAll, toks, k) {
+			qual = toks[q : k+1] // "everything else" says "all" itself
+		}
+		return c.resolve(v, qual, after, stepSec), n
 	}
 	if sec, n := c.sectionAt(v, k); n > 0 {
 		return c.secs.lines[sec], n

@@ -422,6 +422,25 @@ func (v stepView) isVerbAnyAt(k int) bool {
 	return ok
 }
 
+// inVerb reports whether toks[k] is a verb or a word of a verb's phrase ("in" of "stir in").
+func (v stepView) inVerb(k int) bool {
+	for j := max(0, k-2); j <= k; j++ {
+		if v.verbLen(j) > k-j {
+			return true
+		}
+	}
+	return false
+}
+
+// verbLen is the number of words of the longest verb phrase at toks[k], 0 when none starts there.
+func (v stepView) verbLen(k int) int {
+	n := 0
+	for _, c := range []wordClass{classDiscard, classUse, classPrep, classMixVerb, classCook, classMove} {
+		n = max(n, v.isVerbAt(c, k))
+	}
+	return n
+}
+
 // directObject reports whether the name at pos is the object of the verb at verb: no preposition
 // between them ("return the beef to the pan" has the beef as object; "transfer to the dish on top of
 // the sausage" has the sausage as a place).
