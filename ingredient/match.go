@@ -186,6 +186,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 			noUse[hi] = r.blocked
 			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
+			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
+				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt
+				// (kosher, sea, fine) does not make it another food, so the step's part decides, as
+				// between two lines of one name.
+				ings = withSameHead(ings, h)
+			}
 			if h.plural || view.allBefore(h.pos) {
 				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles;
 				// "tutti i funghi" the champignons and the porcini, whatever the plural looks like.
@@ -212,6 +218,10 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				if r.linked(ing, st) && !(r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
 					st.mark(ing, r)
+					if kind == kindHypernym {
+						// "all the spices" of the marinade tell which part the step's oil is of.
+						anchors = append(anchors, ing)
+					}
 				}
 			}
 		}
