@@ -19,6 +19,7 @@ type collectives struct {
 	// serving are the lines listed "for serving" or "to garnish": not among "all the ingredients"
 	// mixed in a step, they go on the plate at the end.
 	serving []int
+	words   [][]string // each line's name and notes, normalized, for a kind's qualifier
 }
 
 // forServing reports whether a line's notes set it apart for serving or garnish.
@@ -47,7 +48,7 @@ func (c *collectives) withoutServing(lines []int) []int {
 }
 
 func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexicon) *collectives {
-	c := &collectives{secs: si, lx: lx, names: make([][]string, len(si.lines))}
+	c := &collectives{secs: si, lx: lx, names: make([][]string, len(si.lines)), words: make([][]string, len(ings))}
 	for sec, lines := range si.lines {
 		if len(lines) > 0 {
 			c.names[sec] = si.ingWords[lines[0]]
@@ -58,6 +59,7 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 			continue
 		}
 		c.all = append(c.all, i)
+		c.words[i] = normalize(p.Name + " " + p.Notes)
 		if c.forServing(p.Notes) {
 			c.serving = append(c.serving, i)
 		}
@@ -221,11 +223,31 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	}
 	switch {
 	case lx.has(classSpiceRef, toks, k) && collective:
-		return densestRun(c.kinds[0]), 1
+		return c.qualified(v, k, c.kinds[0]), 1
 	case lx.has(classVegRef, toks, k) && collective:
-		return densestRun(c.kinds[1]), 1
+		return c.qualified(v, k, c.kinds[1]), 1
 	}
 	return nil, 0
+}
+
+// qualified returns the lines of a kind a reference at toks[k] names: those its qualifier names when
+// some line carries it ("the frozen vegetables" for "peas and carrots, frozen", "the dried spices"),
+// else the lines of the kind listed together (densestRun).
+func (c *collectives) qualified(v stepView, k int, kind []int) []int {
+	if k > 0 {
+		if q := v.toks[k-1]; q != sep && !v.lx.isFunctionWord(q) && !v.lx.has(classAll, v.toks, k-1) {
+			var out []int
+			for _, l := range kind {
+				if slices.Contains(c.words[l], q) {
+					out = append(out, l)
+				}
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+	}
+	return densestRun(kind)
 }
 
 // unmadeSectionAt matches the whole name of an ingredient section none of whose lines a step has

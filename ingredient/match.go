@@ -508,6 +508,18 @@ func byAmount(cands []candidate, parsed []Parsed, before string) []candidate {
 		return cands
 	}
 	var out []candidate
+	if partitive(before) {
+		// "1 teaspoon of the oil" with "oil, divided" and "1 teaspoon sesame oil": a measure taken
+		// "of the" line is a portion, and the line marked divided is the one given out in portions.
+		for _, c := range cands {
+			if strings.Contains(parsed[c.ing].Notes, "divided") {
+				out = append(out, c)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
 	for _, c := range cands {
 		p := parsed[c.ing]
 		if p.Quantity != nil && *p.Quantity == q && p.Unit == unit {
@@ -518,6 +530,14 @@ func byAmount(cands []candidate, parsed []Parsed, before string) []candidate {
 		return cands
 	}
 	return out
+}
+
+// partitive reports whether text ends with "of the" or "of": the name after it is what a portion
+// is taken from.
+func partitive(text string) bool {
+	f := strings.Fields(strings.ToLower(text))
+	n := len(f)
+	return n > 0 && f[n-1] == "of" || n > 1 && f[n-1] == "the" && f[n-2] == "of"
 }
 
 // trailingAmount reads an amount and unit at the end of text ("... whisk in 1 1/2 cups of the").
@@ -1649,7 +1669,11 @@ func onlyFunctionWords(words []string, lang string) bool {
 // isFunctionWord reports whether a short word is an article, a preposition or a conjunction of the
 // language ("ein", "im", "und"), never the end of a compound food.
 func isFunctionWord(w, lang string) bool {
-	lx := lexicons[lang]
+	return lexicons[lang].isFunctionWord(w)
+}
+
+// isFunctionWord is isFunctionWord in the lexicon's language.
+func (lx *lexicon) isFunctionWord(w string) bool {
 	one := []string{w}
 	for _, c := range []wordClass{classArticle, classFiller, classInto, classCut, classFrom, classPurpose, classCond} {
 		if lx.has(c, one, 0) {
