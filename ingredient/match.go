@@ -197,8 +197,9 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				// "tutti i funghi" the champignons and the porcini, whatever the plural looks like.
 				ings = withSameHead(ings, h)
 			}
-			if kind == kindHypernym && h.plural && !r.portion {
+			if kind == kindHypernym && h.plural && !r.portion && len(ings) > 1 {
 				// "the spices", "the herbs": a collective, linked where its members are first used.
+				// (A kind of one line, "het vlees" for the runderlappen, is that line.)
 				r.reuse = false
 			}
 			hitIngs[hi] = ings
@@ -917,12 +918,19 @@ func isEquipment(toks []string, i int) bool {
 // mentions.
 func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart func([]int) []int, found []bool) {
 	season, grease, dust := false, false, false
+	inName := make([]bool, len(toks))
+	for _, h := range hits {
+		for k := h.pos; k < h.end && k < len(toks); k++ {
+			inName[k] = true
+		}
+	}
 	for i, t := range toks {
 		if lx != lexicons["en"] {
 			switch {
 			case lx.has(classPepperVerb, toks, i) && lx.has(classSaltVerb, toks, i):
 				season = true
-			case lx.has(classSeasonVerb, toks, i):
+			case lx.has(classSeasonVerb, toks, i) && !inName[i]:
+				// "kruidnagels" (cloves) opens like "kruiden" (to season): a food's name is no verb.
 				season = season || !idx.namesSeasoning(toks, hits, lx, i+1)
 			case lx.has(classSaltVerb, toks, i):
 				linkAll(ofPart(idx.saltOnly), found)
