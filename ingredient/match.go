@@ -1444,6 +1444,22 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 	return nil, 0
 }
 
+// vegetableStems holds, by language, the stems of the one-word vegetables of kinds.txt.
+var vegetableStems = map[string]map[string]bool{}
+
+func init() {
+	for lang, lx := range lexicons {
+		m := map[string]bool{}
+		for _, w := range lx.singles[kindVegetable] {
+			m[stemWord(w, lang)] = true
+		}
+		vegetableStems[lang] = m
+	}
+}
+
+// vegetableStem reports whether stem is the stem of a vegetable's one-word name in the language.
+func vegetableStem(stem, lang string) bool { return vegetableStems[lang][stem] }
+
 // keyInside returns the candidates of the longest single-word key of four letters or more inside t.
 func (idx *matchIndex) keyInside(t string) ([]candidate, int) {
 	for L := len(t); L >= 4; L-- {
@@ -1487,8 +1503,10 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	}
 	c.kind = kindHead
 	add := func(part string) {
-		if len(part) < 4 {
-			return // a stem cut short by an ending ("lager" → "lag") would match short words
+		if len(part) < 4 && !(len(part) == 3 && vegetableStem(part, idx.lang)) {
+			// A stem cut short by an ending ("lager" → "lag") would match short words; a
+			// vegetable's stem is the food ("bon" of "sperziebonen" for "de boontjes").
+			return
 		}
 		for _, o := range idx.compound[part] {
 			if o.ing == c.ing {
