@@ -148,11 +148,19 @@ func (c *collectives) link(v stepView, hits []hit, st *dishState, found []bool, 
 		}
 		if remaining || 2*usedBefore < len(members) || combinedBefore == 0 {
 			for _, m := range members {
-				// "Everything else", "the remaining ingredients": those not used yet.
-				if !st.combined[m] && !excluded(v, hits, m) && !(remaining && used[m]) {
-					found[m] = true
-					st.cutOnly[m] = false // together from here on
+				if excluded(v, hits, m) {
+					continue
 				}
+				// "Everything else", "the remaining ingredients": those not used yet, or the rest
+				// of those only a portion of was used ("half of the onions", then "the rest of the
+				// vegetables").
+				switch {
+				case remaining && st.portioned[m]:
+				case st.combined[m] || remaining && used[m]:
+					continue
+				}
+				found[m] = true
+				st.cutOnly[m] = false // together from here on
 			}
 		}
 		k += n - 1
@@ -247,7 +255,7 @@ func (c *collectives) qualified(v stepView, k int, kind []int) []int {
 			}
 		}
 	}
-	return densestRun(kind)
+	return c.densestRun(kind)
 }
 
 // unmadeSectionAt matches the whole name of an ingredient section none of whose lines a step has
@@ -276,13 +284,15 @@ func (c *collectives) unmadeSectionAt(v stepView, k int, used []bool) ([]int, in
 // the order they are used, so "all the vegetables" of a soup are the vegetables listed with each
 // other, not the mushrooms listed with the sauce. Lines more than three apart start a new run; the
 // run with the most lines wins, the earliest on a tie.
-func densestRun(lines []int) []int {
+func (c *collectives) densestRun(lines []int) []int {
 	if len(lines) < 2 {
 		return lines
 	}
 	best, start := lines[:1], 0
 	for i := 1; i <= len(lines); i++ {
-		if i == len(lines) || lines[i]-lines[i-1] > 3 {
+		// A new part of the recipe starts a new run too: the fish's garlic is not among the
+		// vegetables of the stew.
+		if i == len(lines) || lines[i]-lines[i-1] > 3 || c.secs.secOfLine[lines[i]] != c.secs.secOfLine[lines[i-1]] {
 			if i-start > len(best) {
 				best = lines[start:i]
 			}

@@ -142,6 +142,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n),
 		combined: make([]bool, n), cutOnly: make([]bool, n)}
 	st.serving = make([]bool, n)
+	st.portioned = make([]bool, n)
 	st.lastStep = make([]int, n)
 	for i := range st.lastStep {
 		st.lastStep[i] = -1
@@ -339,6 +340,9 @@ type dishState struct {
 	combined []bool
 	cutOnly  []bool // this step: every mention that linked the line was under a prep verb
 	lastStep []int  // the last step that linked the line, or -1
+	// portioned: linked for a portion ("half of the onions"), so "the rest of the vegetables" later
+	// takes the lines up again.
+	portioned []bool
 }
 
 // mark records how a mention that links ing worked on it.
@@ -346,6 +350,7 @@ func (st *dishState) mark(ing int, r mentionRole) {
 	// Greasing the tin or flouring the board puts none of the line in the dish.
 	st.prepOnly[ing] = st.prepOnly[ing] && (r.prep || r.applied || r.move)
 	st.cutOnly[ing] = st.cutOnly[ing] && r.cut
+	st.portioned[ing] = st.portioned[ing] || r.portion
 }
 
 // combinedNames marks the mentions that together name a mixture made earlier: two foods side by

@@ -332,7 +332,9 @@ func (v stepView) portionBefore(pos int) bool {
 		if v.lx.has(classPortion, v.toks, k) || isNumberWord(t) {
 			return true
 		}
-		if !(t == "of" || v.lx.has(classArticle, v.toks, k) || lookupUnit(t, true) != "") {
+		// "half of the", "la mitad de la", "metade da": the word of a part outside English too.
+		partOf := t == "of" || v.lx != lexicons["en"] && v.lx.has(classFrom, v.toks, k)
+		if !(partOf || v.lx.has(classArticle, v.toks, k) || lookupUnit(t, true) != "") {
 			return false
 		}
 	}
