@@ -1540,7 +1540,8 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	// "madeira" for the "madeirawijn" line, "zalm" for "zalmloin": a first part of four letters or more.
 	// Not when the rest is a product made from it: "currypasta" is not "de curry", "Tomatenmark"
 	// not the tomatoes.
-	for k := 4; k <= len(w)-3; k++ {
+	for k := 4; k <= len(w)-3 && compoundLanguages[idx.lang]; k++ {
+		// (Only where foods are compounded into one word: "picante" is no "pica".)
 		// Also across a linking letter: "kerriepoeder" is "kerrie" + "poeder", and its stem
 		// "kerri" is no more the curry than "kerrie" is.
 		if !productParts[w[k:]] && !(linkingLetters[w[k]] && productParts[w[k+1:]]) {
