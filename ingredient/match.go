@@ -734,7 +734,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 				best, bestLen = nil, 0
 			}
 		}
-		if bestLen == 1 && verbFinal[idx.lang] && (i+1 == len(toks) || toks[i+1] == sep) && strings.HasSuffix(raw[i], "en") && clauseVerb(lexicons[idx.lang], raw, i) && onlyPartial(best) {
+		if bestLen == 1 && verbFinal[idx.lang] && (i+1 == len(toks) || toks[i+1] == sep) && infinitive(raw[i]) && clauseVerb(lexicons[idx.lang], raw, i) && onlyPartial(best) {
 			// German and Dutch end a clause with its verb: "die Sardellen fein hacken" cuts them,
 			// it does not name the Hackfleisch.
 			best, bestLen = nil, 0
@@ -1464,6 +1464,12 @@ func init() {
 
 // vegetableStem reports whether stem is the stem of a vegetable's one-word name in the language.
 func vegetableStem(stem, lang string) bool { return vegetableStems[lang][stem] }
+
+// infinitive reports whether a German or Dutch word has an infinitive's ending: -en, or -ln and -rn
+// after an unstressed e ("würfeln", "zuckern").
+func infinitive(w string) bool {
+	return strings.HasSuffix(w, "en") || strings.HasSuffix(w, "eln") || strings.HasSuffix(w, "ern")
+}
 
 // keyInside returns the candidates of the longest single-word key of four letters or more inside t.
 func (idx *matchIndex) keyInside(t string) ([]candidate, int) {

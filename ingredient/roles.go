@@ -277,6 +277,9 @@ func (v stepView) joinedLater(end int) bool {
 // verbAt reads a verb at k whose phrase ends before limit. A discard phrase ("shake off") wins over
 // its first word as a move, a use phrase ("stir in") over a move word ("stir").
 func (v stepView) verbAt(k, limit int) (wordClass, bool) {
+	if k > 0 && v.lx.has(classExcept, v.toks, k-1) {
+		return 0, false // "ohne Rühren braten": what is left out is not the clause's verb
+	}
 	for _, c := range []wordClass{classDiscard, classUse, classPrep, classMixVerb, classCook, classMove} {
 		if n := v.isVerbAt(c, k); n > 0 && k+n <= limit {
 			return c, true
