@@ -41,6 +41,9 @@ type matchIndex struct {
 	// shortTails holds the last two or three letters of long words ("ol" of "olivenol").
 	shortTails map[string][]candidate
 	dusting    []int // ingredients listed "for dusting"
+	// nominal holds the keys of participles used as nouns ("pelat" of "i pelati"): a step's word
+	// names the line with them only after an article.
+	nominal map[string]bool
 }
 
 // Match links ingredient lines to the instruction steps that use them. It returns
@@ -753,6 +756,9 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 		if bestLen > 0 && text.plural[i+bestLen-1] {
 			best = dropMassProducts(best)
 		}
+		if bestLen == 1 && idx.nominal[t] && (i == 0 || !lexicons[idx.lang].has(classArticle, raw, i-1)) {
+			best = nil // "i pomodori, pelati e schiacciati" describes; "i pelati" names
+		}
 		if len(best) == 0 || isEquipment(toks, i+bestLen) {
 			i++
 			continue
@@ -1164,7 +1170,56 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			idx.dusting = append(idx.dusting, i)
 		}
 	}
+	idx.addNominalParticiples(ings)
 	return idx
+}
+
+// addNominalParticiples keys, in Italian, Spanish and Portuguese, the participle that tells one line
+// apart from the others, used as a noun after an article: "i pelati" for the "pomodori pelati", "el
+// triturado" for the "tomate triturado". The participle is a descriptor the name drops otherwise;
+// scan takes it only after an article (idx.nominal).
+func (idx *matchIndex) addNominalParticiples(ings []Parsed) {
+	if !nominalParticiples[idx.lang] {
+		return
+	}
+	lx := lexicons[idx.lang]
+	lines := map[string][]int{}
+	for i, p := range ings {
+		raw := normalizeIn(splitElisions(p.Name), idx.lang)
+		for k, w := range raw {
+			if k > 0 && lx.has(classDescriptor, raw, k) && participle(w) && !slices.Contains(lines[w], i) {
+				lines[w] = append(lines[w], i)
+			}
+		}
+	}
+	for w, l := range lines {
+		key := stemWord(w, idx.lang)
+		if _, taken := idx.keys[key]; len(l) != 1 || taken {
+			continue
+		}
+		if idx.nominal == nil {
+			idx.nominal = map[string]bool{}
+		}
+		idx.nominal[key] = true
+		idx.add(candidate{ing: l[0], kind: kindModifier, cover: 0.5, head: key}, []string{key})
+	}
+}
+
+// nominalParticiples are the languages whose recipes name a food by its participle alone ("i pelati").
+var nominalParticiples = setOf("it", "es", "pt")
+
+// participle reports whether a folded Italian, Spanish or Portuguese word ends as a past participle
+// ("pelati", "triturado", "picada").
+func participle(w string) bool {
+	n := len(w)
+	if n < 6 {
+		return false
+	}
+	end := w[n-3:]
+	if w[n-1] == 's' {
+		end = w[n-4 : n-1]
+	}
+	return (end[0] == 'a' || end[0] == 'i') && (end[1] == 't' || end[1] == 'd') && strings.ContainsRune("aeio", rune(end[2]))
 }
 
 // addLeadingFood adds, in a language that names the food first, the key of the food and its
@@ -1408,7 +1463,7 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 		return nil, 0 // "over" is no part of "bukkehornkløver"
 	}
 	for L := len(t) - 1; L >= 4; L-- {
-		if c, ok := idx.keys[t[:L]]; ok {
+		if c, ok := idx.keys[t[:L]]; ok && !idx.nominal[t[:L]] {
 			if idx.namesOtherFood(t[L:]) {
 				return nil, 0 // "Salzkartoffeln" are potatoes, not the salt
 			}
