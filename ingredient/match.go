@@ -1463,7 +1463,12 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 		return nil, 0 // "over" is no part of "bukkehornkløver"
 	}
 	for L := len(t) - 1; L >= 4; L-- {
-		if c, ok := idx.keys[t[:L]]; ok && !idx.nominal[t[:L]] {
+		first := t[:L]
+		if _, ok := idx.keys[first]; !ok && compoundLanguages[idx.lang] {
+			// "kaas" of "kaasblokjes" is read as the line's "kaas" is.
+			first = stemWord(foldWordIn(first, idx.lang), idx.lang)
+		}
+		if c, ok := idx.keys[first]; ok && !idx.nominal[first] {
 			if idx.namesOtherFood(t[L:]) {
 				return nil, 0 // "Salzkartoffeln" are potatoes, not the salt
 			}
