@@ -232,10 +232,26 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	switch {
 	case lx.has(classSpiceRef, toks, k) && collective:
 		return c.qualified(v, k, c.kinds[0]), 1
-	case lx.has(classVegRef, toks, k) && collective:
+	case (lx.has(classVegRef, toks, k) || c.compoundRef(toks[k], classVegRef)) && collective:
 		return c.qualified(v, k, c.kinds[1]), 1
 	}
 	return nil, 0
+}
+
+// compoundRef reports whether, in a language that compounds words, t is a compound ending with a
+// word of the class: "rotgrønnsakene" (the root vegetables) are vegetables.
+func (c *collectives) compoundRef(t string, ref wordClass) bool {
+	for lang := range compoundLanguages {
+		if lexicons[lang] != c.lx {
+			continue
+		}
+		for _, w := range c.lx.singles[ref] {
+			if len(t) >= len(w)+3 && strings.HasSuffix(t, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // qualified returns the lines of a kind a reference at toks[k] names: those its qualifier names when
