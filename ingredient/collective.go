@@ -202,7 +202,9 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	toks := v.toks
 	if n := lx.at(classIngredients, toks, k); n > 0 {
 		q := k
-		for q > 0 && k-q < 3 && toks[q-1] != sep && !v.inVerb(q-1) && !lx.has(classInto, toks, q-1) {
+		// The qualifier stops at the verb and its particle ("stir in", "fold in").
+		particle := func(i int) bool { return i > 0 && v.isVerbAnyAt(i-1) && lx.isFunctionWord(toks[i]) }
+		for q > 0 && k-q < 3 && toks[q-1] != sep && !v.inVerb(q-1) && !particle(q-1) && !lx.has(classInto, toks, q-1) {
 			q--
 		}
 		// "the ingredients for the sauce", "los ingredientes de la salsa"

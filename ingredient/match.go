@@ -94,7 +94,11 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	for s, step := range steps {
 		texts[s] = normalizeText(step.Text, true)
 	}
-	lang := detectLanguage(texts)
+	lineTexts := make([]normText, len(ingredients))
+	for i, p := range ingredients {
+		lineTexts[i] = normalizeText(p.Name+" "+p.Notes, false)
+	}
+	lang := detectLanguage(texts, lineTexts)
 	if lang != "en" {
 		// "l'aglio", "d'huile": the article or preposition is a word of its own.
 		for s, step := range steps {
@@ -193,8 +197,10 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
 				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt
 				// (kosher, sea, fine) does not make it another food, so the step's part decides, as
-				// between two lines of one name.
-				ings = withSameHead(ings, h)
+				// between two lines of one name. (Within one part the plain salt is the one named.)
+				if all := withSameHead(slices.Clone(ings), h); secs.spansSections(all) {
+					ings = all
+				}
 			}
 			if h.plural || view.allBefore(h.pos) {
 				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles;

@@ -44,8 +44,11 @@ var cueLanguages = func() map[string]uint16 {
 	return m
 }()
 
-// detectLanguage returns the language whose cue words the steps use most ("en" when none).
-func detectLanguage(steps []normText) string {
+// detectLanguage returns the language whose cue words the steps use most ("en" when none). When the
+// steps are too short to tell (fewer than two cue words, or a tie: "Cuocere la pasta.", "Misture
+// tudo e sirva."), the verbs the steps use and the measures the ingredient lines use count too,
+// among the languages within one cue word of the best.
+func detectLanguage(steps, lines []normText) string {
 	var counts [16]int
 	for _, s := range steps {
 		for _, w := range s.words {
@@ -57,13 +60,55 @@ func detectLanguage(steps []normText) string {
 			}
 		}
 	}
-	best, bestN := 0, 0
+	best, bestN, tied := 0, 0, false
 	for i := range languageOrder {
-		if counts[i] > bestN {
-			best, bestN = i, counts[i]
+		switch {
+		case counts[i] > bestN:
+			best, bestN, tied = i, counts[i], false
+		case counts[i] == bestN:
+			tied = true
+		}
+	}
+	if !tied && bestN >= 2 {
+		return languageOrder[best]
+	}
+	bestScore := -1
+	for i, lang := range languageOrder {
+		if counts[i] < bestN-1 {
+			continue
+		}
+		if score := counts[i] + languageEvidence(lexicons[lang], steps, lines); score > bestScore {
+			best, bestScore = i, score
 		}
 	}
 	return languageOrder[best]
+}
+
+// languageEvidence counts the words of a recipe that a language's lexicon knows as a verb (in the
+// steps) or a measure (in the ingredient lines).
+func languageEvidence(lx *lexicon, steps, lines []normText) int {
+	if lx == nil {
+		return 0
+	}
+	n := 0
+	for _, s := range steps {
+		for k := range s.words {
+			for _, c := range []wordClass{classUse, classPrep, classCook, classMixVerb, classMove} {
+				if lx.has(c, s.words, k) {
+					n++
+					break
+				}
+			}
+		}
+	}
+	for _, l := range lines {
+		for k := range l.words {
+			if lx.has(classMeasure, l.words, k) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // stepView is a step's folded words with what the matcher needs to read roles: where sentences end.
