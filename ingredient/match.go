@@ -187,8 +187,9 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			// (Polish and Czech set nouns side by side in different cases: "do ziemniaków cebulę".)
 			mixName = combinedNames(hits[s], st)
 		}
+		roles := readRoles(view, hits[s], hitEnd)
 		for hi, h := range hits[s] {
-			r := readRole(view, h, hitEnd)
+			r := roles[hi]
 			if mixName != nil && mixName[hi] {
 				r = mentionRole{blocked: true}
 			}
@@ -432,6 +433,21 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	// "Remoja el pan en un poco de agua": water a food is soaked or dipped in is a bath.
 	r.water = v.isBath(h.pos, h.end) || hasVerb && verb == classPrep && v.targetBefore(h.pos)
 	return r
+}
+
+// readRoles reads the role of each of a step's mentions. A portion word before a list takes a
+// portion of each food of it: "metade da cebola, dos pimentões e dos tomates", "half of the onion,
+// peppers and tomatoes".
+func readRoles(v stepView, hits []hit, hitEnd []int) []mentionRole {
+	roles := make([]mentionRole, len(hits))
+	for i, h := range hits {
+		roles[i] = readRole(v, h, hitEnd)
+		if i == 0 || roles[i].portion || roles[i].blocked || !roles[i-1].portion || !v.listedWith(hits[i-1].end, h.pos) {
+			continue
+		}
+		roles[i].portion, roles[i].reuse = true, true
+	}
+	return roles
 }
 
 // hitEnds maps the first word of each hit to the word after it (k itself where no hit starts).

@@ -472,6 +472,21 @@ func (v stepView) isVerbAnyAt(k int) bool {
 	return ok
 }
 
+// listedWith reports whether the words from end to pos only join two mentions of a list: commas,
+// conjunctions, articles and the word for "of" ("la cebolla, los pimientos y los tomates").
+func (v stepView) listedWith(end, pos int) bool {
+	if pos-end > 3 {
+		return false
+	}
+	for k := end; k < pos; k++ {
+		t := v.toks[k]
+		if !(t == sep && !v.stop[k] || t == "of" || v.lx.has(classConj, v.toks, k) || v.lx.has(classArticle, v.toks, k) || v.lx.has(classFrom, v.toks, k)) {
+			return false
+		}
+	}
+	return true
+}
+
 // inVerb reports whether toks[k] is a verb or a word of a verb's phrase ("in" of "stir in").
 func (v stepView) inVerb(k int) bool {
 	for j := max(0, k-2); j <= k; j++ {

@@ -83,6 +83,12 @@ func TestMatchRulesOfTheFourthBlindBatch(t *testing.T) {
 			want: [][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 1}},
 		},
 		{
+			name: "a portion word before a list takes a portion of each",
+			r: recipe([]string{"1 onion, sliced", "2 bell peppers, sliced", "1 lb cod fillets"},
+				"Layer half of the onion and peppers in the pan.", "Add the cod and cover with the rest of the vegetables."),
+			want: [][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 1}},
+		},
+		{
 			name: "a purée of potatoes is a mixture",
 			r: recipe([]string{"500 g de batatas", "400 g de bacalhau"},
 				"Coza as batatas e passe-as pelo passe-vite.", "Junte o bacalhau ao puré de batata."),
