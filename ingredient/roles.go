@@ -299,11 +299,31 @@ func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
 	}
 	end := v.sentenceEnd(pos)
 	for k := pos + 1; k < end; k++ {
+		if v.carriesObject(k) || v.inCondition(k) {
+			// "Sube el aceite y vuelve a freírlas hasta que estén doradas": the verb's object is
+			// its pronoun, and a doneness cue's verb has no object.
+			continue
+		}
 		if c, ok := v.verbAt(k, end); ok {
 			return c, k, true
 		}
 	}
 	return 0, 0, false
+}
+
+// carriesObject reports whether the word at k is a verb with its object pronoun written on it
+// ("freírlas", "escúrrelo").
+func (v stepView) carriesObject(k int) bool {
+	t := v.toks[k]
+	if v.plural[k] {
+		t += "s" // the plural pronoun's s was read as a plural's ("freirla")
+	}
+	for _, c := range []wordClass{classThemEnd, classItEnd} {
+		if endsWithAnyOf(t, v.lx.singles[c]) && v.isVerbAnyAt(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // joinedLater reports whether a verb that adds, mixes or cooks follows the words ending at end in their

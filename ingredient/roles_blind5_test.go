@@ -100,6 +100,13 @@ func TestMatchRulesOfTheFourthBlindBatch(t *testing.T) {
 			want: [][2]int{{0, 0}},
 		},
 		{
+			name: "a verb with its own object pronoun, or in a doneness cue, does not govern the oil",
+			r: recipe([]string{"aceite de oliva para freír", "1 kg de patatas"},
+				"Fríe las patatas en el aceite durante 10 minutos y sácalas.",
+				"Sube el aceite a 190 °C y vuelve a freírlas hasta que estén doradas."),
+			want: [][2]int{{0, 0}, {1, 0}},
+		},
+		{
 			name: "picante is no compound of pica",
 			r:    recipe([]string{"1 cebolla", "1 cucharadita de pimentón picante"}, "Pica la cebolla.", "Añade el pimentón."),
 			want: [][2]int{{0, 0}, {1, 1}},
