@@ -106,6 +106,9 @@ type page struct {
 	blocksDone bool
 	body       *html.Node
 	blocks     []block
+
+	appDone bool
+	app     map[string]any // the recipe in the data of the page's scripts (appdata.go)
 }
 
 func newPage(raw []byte, pageURL string) *page {
@@ -259,11 +262,12 @@ func (p *page) extract() Recipe {
 	if !structuredMethod && !anyStepLike(r.InstructionSections) {
 		// The method may be in the data of the page's scripts only
 		// (appdata.go), the HTML holding nothing or a placeholder
-		// ("Loading…"); the HTML's ingredients stay when it has them.
+		// ("Loading…"); the HTML's ingredients stay when it has them,
+		// unless they are only part of the data's list.
 		try(func() {
 			if ing, steps := p.appData(); countItems(steps) > 0 {
 				r.InstructionSections = steps
-				if countItems(r.IngredientSections) == 0 {
+				if appListWins(ing, r.IngredientSections) {
 					r.IngredientSections = ing
 				}
 			}
