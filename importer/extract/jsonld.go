@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"html"
 	"slices"
 	"strconv"
 	"strings"
@@ -384,6 +385,12 @@ func ldScripts(page, lower []byte) [][]byte {
 func ldNodes(page, lower []byte) []any {
 	var out []any
 	for _, s := range ldScripts(page, lower) {
+		// Some templates escape the whole script as HTML text
+		// ({&quot;@type&quot;: ...}); without a raw quote it cannot be
+		// JSON, so the entities are decoded once first.
+		if bytes.IndexByte(s, '"') < 0 && bytes.Contains(s, []byte("&quot;")) {
+			s = []byte(html.UnescapeString(string(s)))
+		}
 		out = append(out, parseLenientJSON(s)...)
 	}
 	return out

@@ -351,10 +351,18 @@ func (p *page) repairIngredients(r *Recipe, plug Recipe) {
 }
 
 // bestNode picks among several recipe nodes the one that looks most
-// complete; a page about one recipe sometimes also lists related ones.
+// complete; a page about one recipe sometimes also lists related ones. The
+// page's own recipe is the one its title names, or whose url is the page.
 func (p *page) bestNode(nodes []map[string]any) map[string]any {
+	switch len(nodes) {
+	case 0:
+		return nil
+	case 1:
+		return nodes[0]
+	}
 	var best map[string]any
 	bestScore := -1
+	title := wordSet(withoutSiteName(p.metaTitle()))
 	for _, n := range nodes {
 		s := 0
 		if get(n, "recipeIngredient", "ingredients") != nil {
@@ -371,6 +379,11 @@ func (p *page) bestNode(nodes []map[string]any) map[string]any {
 		}
 		if p.url != nil {
 			if u, ok := get(n, "url", "@id", "mainEntityOfPage").(string); ok && samePage(u, p.url) {
+				s += 3
+			}
+		}
+		if len(title) > 0 {
+			if name, ok := get(n, "name", "headline").(string); ok && jaccard(wordSet(cleanText(name)), title) >= 0.5 {
 				s += 3
 			}
 		}

@@ -67,7 +67,9 @@ var schemaFields = []schemaField{
 		r.Author = authorName(get(n, "author", "creator"), g, 0)
 	}},
 	{"ingredients", func(n map[string]any, g *graph, _ *url.URL, r *Recipe) {
-		r.IngredientSections = ingredientSections(get(n, "recipeIngredient", "ingredients"), g)
+		// "ingredient" is the property of the older data-vocabulary.org
+		// Recipe, still in the microdata of old pages.
+		r.IngredientSections = ingredientSections(get(n, "recipeIngredient", "ingredients", "ingredient"), g)
 	}},
 	{"instructions", func(n map[string]any, g *graph, _ *url.URL, r *Recipe) {
 		r.InstructionSections = instructionSections(get(n, "recipeInstructions", "instructions"), g)
@@ -297,18 +299,22 @@ func ingredientSections(v any, g *graph) []Section {
 				return
 			}
 			if typeMatches(v, "PropertyValue") {
-				var parts []string
-				for _, k := range []string{"value", "unitText", "name"} {
-					if s := firstText(get(v, k), g); s != "" {
-						parts = append(parts, s)
-					}
+				unit := firstText(get(v, "unitText"), g)
+				if unit == "" {
+					unit = unitFromCode(firstText(get(v, "unitCode"), g))
 				}
-				if len(parts) == 1 && get(v, "unitText") == nil {
-					if s := firstText(get(v, "unitCode"), g); s != "" {
-						parts = append(parts[:1], s)
-					}
+				b.item(joinWords(firstText(get(v, "value"), g), unit, firstText(get(v, "name"), g)))
+				return
+			}
+			if amount := firstText(get(v, "amount", "quantity"), g); amount != "" && get(v, "text") == nil {
+				// An ingredient item with its amount apart
+				// (data-vocabulary.org's RecipeIngredient: amount, name).
+				name := firstText(get(v, "name"), g)
+				if strings.HasPrefix(name, amount) {
+					b.item(name) // the name already says it
+				} else {
+					b.item(joinWords(amount, firstText(get(v, "unit", "unitText"), g), name))
 				}
-				b.item(strings.Join(parts, " "))
 				return
 			}
 			b.item(firstText(get(v, "text", "name", "@value", "value"), g))
@@ -393,7 +399,10 @@ func instructionSections(v any, g *graph) []Section {
 
 // stepLabel matches step names that only number the step ("Step 1",
 // "Schritt 2", "3.", "step3", "gazpacho_r step 1"); they are not titles.
-var stepLabel = regexp.MustCompile(`(?i)^(?:(?:.*[\s_-])?(?:step|schritt|étape|etape|paso|passo|stap|trin|steg|krok|korak|lépés)\s*)?\d+\s*[.:)]?$`)
+var stepLabel = regexp.MustCompile(`(?i)^(?:(?:.*[\s_-])?(?:` + stepWords + `)\s*)?\d+\s*[.:)]?$`)
+
+// stepWords are the word "step" in the languages of the corpus.
+const stepWords = `step|schritt|étape|etape|paso|passo|stap|trin|steg|krok|korak|lépés`
 
 // sameStart reports whether a step's name is only its text again (or a
 // truncated copy of it), as many plugins publish.
@@ -419,4 +428,34 @@ func splitQuantityList(s string) []string {
 	}
 	out = append(out, strings.TrimSpace(s[start:]))
 	return out
+}
+
+// joinWords joins the non-empty parts with spaces.
+func joinWords(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// unitCodes names the UN/CEFACT common codes that schema.org's unitCode
+// takes for kitchen units; a cook reads "ml", not "MLT".
+var unitCodes = map[string]string{
+	"GRM": "g", "KGM": "kg", "MGM": "mg", "MLT": "ml", "CLT": "cl", "DLT": "dl", "LTR": "l",
+	"G21": "cup", "G24": "tbsp", "G25": "tsp", "ONZ": "oz", "OZA": "fl oz", "LBR": "lb", "H87": "", "C62": "",
+}
+
+// unitFromCode reads a unitCode: a known code as its unit, a word as it
+// is, and an unknown code as nothing (a code is not a unit a cook reads).
+func unitFromCode(code string) string {
+	if u, ok := unitCodes[strings.ToUpper(code)]; ok {
+		return u
+	}
+	if len(code) <= 3 && strings.ToUpper(code) == code {
+		return ""
+	}
+	return code
 }
