@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -287,7 +288,8 @@ func heuristic(p *page) Recipe {
 
 // contentImage is the first sizeable picture of the article (inside
 // <article> or <main> when the page has one), skipping logos, icons, avatars
-// and lazy-loading placeholders.
+// and lazy-loading placeholders. AMP pages write <amp-img>. Of the sizes a
+// srcset offers, the largest is taken.
 func contentImage(body *html.Node, base *url.URL) string {
 	scope := findFirst(body, func(n *html.Node) bool { return n.DataAtom == atom.Article || n.DataAtom == atom.Main })
 	if scope == nil {
@@ -298,21 +300,27 @@ func contentImage(body *html.Node, base *url.URL) string {
 		if found != "" || boilerplate(n) || hiddenElement(n) {
 			return false
 		}
-		if n.DataAtom != atom.Img {
+		if n.DataAtom != atom.Img && n.Data != "amp-img" {
 			return true
 		}
 		if w := dimension(attr(n, "width")); w > 0 && w < 200 {
 			return false
 		}
+		var srcs []string
+		for _, k := range []string{"data-lazy-srcset", "data-srcset", "srcset"} {
+			if u := largestInSrcset(attr(n, k)); u != "" {
+				srcs = append(srcs, u)
+				break
+			}
+		}
 		for _, k := range []string{"data-lazy-src", "data-src", "data-original", "src"} {
-			src := attr(n, k)
+			srcs = append(srcs, attr(n, k))
+		}
+		for _, src := range srcs {
 			if src == "" || strings.HasPrefix(src, "data:") {
 				continue
 			}
-			low := strings.ToLower(src)
-			if strings.Contains(low, "logo") || strings.Contains(low, "icon") || strings.Contains(low, "avatar") ||
-				strings.Contains(low, "sprite") || strings.Contains(low, "pixel") || strings.HasSuffix(low, ".svg") ||
-				strings.HasSuffix(low, ".gif") || strings.Contains(low, "gravatar") {
+			if notAPhoto(src) {
 				break
 			}
 			if u := absURL(src, base); u != "" {
@@ -323,6 +331,53 @@ func contentImage(body *html.Node, base *url.URL) string {
 		return false
 	})
 	return found
+}
+
+// notAPhoto reports image addresses that are page furniture, not the
+// dish: logos, icons, avatars, sprites, tracking pixels, vector art and
+// animations.
+func notAPhoto(src string) bool {
+	low := strings.ToLower(src)
+	for _, w := range []string{"logo", "icon", "avatar", "sprite", "pixel", "gravatar"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(low, ".svg") || strings.HasSuffix(low, ".gif")
+}
+
+// largestInSrcset returns the candidate of a srcset with the largest width
+// ("a.jpg 300w, b.jpg 1024w") or density ("a.jpg 1x, b.jpg 2x"); the first
+// when none says.
+func largestInSrcset(set string) string {
+	best, bestSize := "", -1.0
+	for i := 0; i < len(set); {
+		for i < len(set) && (set[i] == ',' || set[i] == ' ' || set[i] == '\t' || set[i] == '\n') {
+			i++
+		}
+		start := i
+		for i < len(set) && set[i] != ' ' && set[i] != '\t' && set[i] != '\n' {
+			i++
+		}
+		u := strings.TrimRight(set[start:i], ",")
+		dstart := i
+		for i < len(set) && set[i] != ',' {
+			i++
+		}
+		if u == "" {
+			continue
+		}
+		size := 0.0
+		if d := strings.TrimSpace(set[dstart:i]); len(d) > 1 {
+			if f, err := strconv.ParseFloat(d[:len(d)-1], 64); err == nil {
+				size = f
+			}
+		}
+		if size > bestSize {
+			best, bestSize = u, size
+		}
+	}
+	return best
 }
 
 // sectionUnder finds the heading that names the part (ingredients or
@@ -541,6 +596,7 @@ func byClass(body *html.Node, word string, instructions bool) []Section {
 // in structured data and in page text alike (yieldFromText): the recipe's
 // amounts are written for at most that many.
 const (
+	pieceNouns         = `pieces|pcs|stuks|stück|stücke|kusů|kusov|cookies|muffins|cupcakes|bars|biscuits|koekjes|plätzchen`
 	servingsLabelWords = `serves|servings?|serving for|yields?|makes|portions?|portionen|porties|porzioni|porciones|porções|` +
 		`personnes|personen|personer|porcje|porce|porcie|počet porcí|adag|raci[oó]n(?:es)?(?: para)?|rinde|rendimiento|rendimento|` +
 		`rendement|pour|für|voor|para|per|persone|pessoas|personas|comensales|opbrengst|aantal personen|porsjoner|portioner|` +
@@ -558,7 +614,10 @@ var (
 	// piecesFirst is a line that starts with a count of pieces ("10 pieces
 	// — 20 minutes", "12 cookies"): a yield only at the start of a line,
 	// where an ingredient's "cut into 4 pieces" cannot be.
-	piecesFirst = regexp.MustCompile(`(?i)^\s*(\d+(?:\s*(?:-|–|to)\s*\d+)?)\s*(?:pieces|pcs|stuks|stück|kusů|kusov|cookies|muffins|cupcakes|bars|biscuits|koekjes|plätzchen)\b`)
+	piecesFirst = regexp.MustCompile(`(?i)^\s*(\d+(?:\s*(?:-|–|to)\s*\d+)?)\s*(?:` + pieceNouns + `)(?:[^\pL]|$)`)
+	// piecesNext is a count of pieces after a preposition ("Zutaten für 12
+	// Stücke", "pour 24 biscuits").
+	piecesNext = regexp.MustCompile(`(?i)^\s*(?:` + pieceNouns + `)(?:[^\pL]|$)`)
 )
 
 // servingsHint is a cheap test before the regular expressions.
@@ -597,7 +656,7 @@ func servingsInText(blocks []block) *int {
 			continue
 		}
 		var m []string
-		if m = servingsBefore.FindStringSubmatch(b.text); m == nil || !labelledNumberOK(m) {
+		if m = servingsBefore.FindStringSubmatch(b.text); m == nil || !labelledNumberOK(m, b.text) {
 			if m = servingsAfter.FindStringSubmatch(b.text); m == nil {
 				m = piecesFirst.FindStringSubmatch(b.text)
 			}
@@ -621,14 +680,19 @@ func yieldFromTextMatch(m []string) *int {
 }
 
 // labelledNumberOK refuses the prepositions among the labels ("pour",
-// "für", "para", "per", "voor") unless a servings noun follows the number:
-// "pour 4 personnes" is a yield, "pour 200 g de farine" is not.
-func labelledNumberOK(m []string) bool {
+// "für", "para", "per", "voor") unless a servings noun, or a count of
+// pieces, follows the number in line: "pour 4 personnes" and "für 12
+// Stücke" are yields, "pour 200 g de farine" is not.
+func labelledNumberOK(m []string, line string) bool {
 	label := strings.ToLower(strings.TrimSpace(strings.TrimRight(strings.Split(m[0], m[1])[0], ": ")))
 	label = strings.TrimLeftFunc(label, func(r rune) bool { return !unicode.IsLetter(r) })
 	switch label {
 	case "pour", "für", "voor", "para", "per":
-		return servingsAfter.MatchString(m[0])
+		if servingsAfter.MatchString(m[0]) {
+			return true
+		}
+		at := strings.Index(line, m[0])
+		return at >= 0 && piecesNext.MatchString(line[at+len(m[0]):])
 	}
 	return true
 }
