@@ -574,8 +574,15 @@ func byClass(body *html.Node, word string, instructions bool) []Section {
 		if boilerplate(n) {
 			return false
 		}
-		if classHas(n, word) && (hasDescendant(n, atom.Li) || instructions && hasDescendant(n, atom.P) || !instructions && hasDescendant(n, atom.Dt)) {
-			if s := readGroups(n, instructions); countItems(s) > 0 {
+		if !classHas(n, word) {
+			return true
+		}
+		lists := hasDescendant(n, atom.Li) || !instructions && hasDescendant(n, atom.Dt)
+		if lists || hasDescendant(n, atom.P) {
+			// Ingredients written as paragraphs must read like
+			// ingredient lines: an "ingredients-intro" of prose is not
+			// the list.
+			if s := readGroups(n, instructions); countItems(s) > 0 && (lists || instructions || mostlyIngredients(flatten(s))) {
 				out = s
 				return false
 			}
@@ -930,6 +937,18 @@ func ingredientLikeList(blocks []block, ins []Section) ([]Section, []Section) {
 }
 
 var quantityRe = regexp.MustCompile(`(?i)^\s*(?:[\d½¼¾⅓⅔⅛]|a |an |one |two |three |pinch|handful|salt|pepper)|\b(?:cups?|tbsp|tsp|tablespoons?|teaspoons?|oz|ounces?|lbs?|pounds?|g|kg|grams?|ml|l|cl|dl|el|tl|cloves?|pinch|cans?)\b`)
+
+// mostlyIngredients reports at least two lines, most of which read like
+// ingredient lines.
+func mostlyIngredients(lines []string) bool {
+	like := 0
+	for _, l := range lines {
+		if looksLikeIngredient(l) {
+			like++
+		}
+	}
+	return len(lines) >= 2 && like*2 > len(lines)
+}
 
 func looksLikeIngredient(s string) bool {
 	return len(s) <= 150 && quantityRe.MatchString(s)

@@ -335,7 +335,7 @@ func mergePlugin(r, plug Recipe) Recipe {
 	switch {
 	case countItems(r.IngredientSections) == 0:
 		r.IngredientSections = plug.IngredientSections
-	case resplit(flatten(r.IngredientSections), flatten(plug.IngredientSections)):
+	case resplit(linesAndNames(r.IngredientSections), flatten(plug.IngredientSections)):
 		r.IngredientSections = plug.IngredientSections
 	case hasNamedSection(plug.IngredientSections) && !hasNamedSection(r.IngredientSections):
 		if g := regroup(flatten(r.IngredientSections), plug.IngredientSections); g != nil {
@@ -353,6 +353,19 @@ func mergePlugin(r, plug Recipe) Recipe {
 		r.InstructionSections = betterInstructions(r.InstructionSections, plug.InstructionSections)
 	}
 	return r
+}
+
+// linesAndNames lists the group names among the lines, where a card shows
+// them as lines of their own.
+func linesAndNames(ss []Section) []string {
+	var out []string
+	for _, s := range ss {
+		if s.Name != "" {
+			out = append(out, s.Name)
+		}
+		out = append(out, s.Items...)
+	}
+	return out
 }
 
 // resplit reports whether the card holds the same words as the structured

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // fromSchema maps one schema.org Recipe node to a Recipe. The node comes
@@ -233,6 +234,28 @@ func (b *sectionBuilder) section(name string) {
 	b.cur, b.has = len(b.out)-1, true
 }
 
+// ingredientLine adds a line of an ingredient list, where a line that
+// only names a group ("For the crust:", without an amount, ending in a
+// colon) starts a section: the lines after it are that group's.
+func (b *sectionBuilder) ingredientLine(s string) {
+	if name, ok := groupHeading(s); ok {
+		b.section(name)
+		return
+	}
+	b.item(s)
+}
+
+// groupHeading reads a line that names a group of ingredients: short,
+// ending in a colon, with no amount.
+func groupHeading(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasSuffix(s, ":") || len(s) > 60 || hasDigitOrFraction(s) {
+		return "", false
+	}
+	name := strings.TrimSpace(strings.TrimRight(s, ":"))
+	return name, strings.IndexFunc(name, unicode.IsLetter) >= 0
+}
+
 // endSection makes later loose items go to an unnamed section again.
 func (b *sectionBuilder) endSection() {
 	b.has = false
@@ -267,7 +290,7 @@ func ingredientSections(v any, g *graph) []Section {
 			}
 		}
 		for _, line := range lines {
-			b.item(line)
+			b.ingredientLine(line)
 		}
 		return b.sections()
 	}
@@ -281,7 +304,7 @@ func ingredientSections(v any, g *graph) []Section {
 		case string:
 			// A line break inside one ingredient is two ingredients.
 			for _, line := range cleanLines(v) {
-				b.item(line)
+				b.ingredientLine(line)
 			}
 		case float64:
 			b.item(strconv.FormatFloat(v, 'f', -1, 64))
