@@ -123,6 +123,12 @@ func pageBlocks(root *html.Node) []block {
 				for _, l := range find(e, func(n *html.Node) bool { return n != e && (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) }) {
 					rec(l)
 				}
+			case e.DataAtom == atom.Li && headingOnly(e):
+				// A list item holding only a heading names the group of
+				// the items after it ("<li><h3>Für den Teig</h3></li>").
+				if t := lineText(e); t != "" {
+					out = append(out, block{kind: 'h', level: 7, text: strings.TrimRight(t, ": "), node: e})
+				}
 			case e.DataAtom == atom.Li:
 				if t := strings.Join(cleanLines(nodeText(e)), " "); t != "" {
 					out = append(out, block{kind: 'i', text: t, node: e})
@@ -147,6 +153,22 @@ func pageBlocks(root *html.Node) []block {
 	}
 	rec(root)
 	return out
+}
+
+// headingOnly reports an element whose content is one heading element and
+// nothing else.
+func headingOnly(e *html.Node) bool {
+	found := false
+	for c := e.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) == "":
+		case c.Type == html.ElementNode && isHeading(c) && !found:
+			found = true
+		default:
+			return false
+		}
+	}
+	return found
 }
 
 // groupLabel reports text that can name a group of lines ("Seasonings",

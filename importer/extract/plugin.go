@@ -568,9 +568,22 @@ func reordered(lines []string, page []Section) []Section {
 	return page
 }
 
-// sameWords reports two lines with the same words or letters, in any order.
+// sameWords reports two lines with the same words or letters, in any
+// order; a note in brackets that only one of them carries ("500 gr verse
+// ravioli (bijvoorbeeld met ricotta)") does not make them different.
 func sameWords(a, b string) bool {
-	return jaccard(wordSet(a), wordSet(b)) >= 0.7 || sortedRunes(normKey(a)) == sortedRunes(normKey(b))
+	if jaccard(wordSet(a), wordSet(b)) >= 0.7 || sortedRunes(normKey(a)) == sortedRunes(normKey(b)) {
+		return true
+	}
+	na, nb := withoutBrackets(a), withoutBrackets(b)
+	return (na != a || nb != b) && na != "" && nb != "" && sortedRunes(normKey(na)) == sortedRunes(normKey(nb))
+}
+
+var bracketNote = regexp.MustCompile(`\s*\([^()]*\)`)
+
+// withoutBrackets is s without its notes in brackets.
+func withoutBrackets(s string) string {
+	return strings.TrimSpace(bracketNote.ReplaceAllString(s, ""))
 }
 
 // sortedRunes is s with its characters sorted: equal for two texts that

@@ -347,7 +347,29 @@ func (p *page) repairIngredients(r *Recipe, plug Recipe) {
 				r.IngredientSections = g
 			}
 		})
+	case len(lines) > 0:
+		try(func() {
+			if g := p.pageIngredients(); completes(lines, flatten(g)) {
+				r.IngredientSections = g
+			}
+		})
 	}
+}
+
+// completes reports whether the page's ingredient list is the structured
+// list continued: the structured lines are its first lines, in order, and
+// it goes on with at least two more lines that read like ingredients. The
+// structured data stopped part-way; the page shows what the cook needs.
+func completes(lines, page []string) bool {
+	if len(page) < len(lines)+2 {
+		return false
+	}
+	for i, l := range lines {
+		if k := normKey(l); k == "" || k != normKey(page[i]) {
+			return false
+		}
+	}
+	return mostlyIngredients(page[len(lines):])
 }
 
 // bestNode picks among several recipe nodes the one that looks most
