@@ -347,12 +347,34 @@ func (p *page) repairIngredients(r *Recipe, plug Recipe) {
 				r.IngredientSections = g
 			}
 		})
-	case len(lines) > 0:
+	case len(lines) > 0 && p.listGoesOn(lines[len(lines)-1]):
 		try(func() {
 			if g := p.pageIngredients(); completes(lines, flatten(g)) {
 				r.IngredientSections = g
 			}
 		})
+	}
+}
+
+// listGoesOn is a cheap look, without building the DOM, for a list on the
+// page that goes on after the line last: the line's text followed, in the
+// same list, by another list item.
+func (p *page) listGoesOn(last string) bool {
+	w := []byte(last)
+	if len(w) < 3 {
+		return false
+	}
+	for i := 0; ; {
+		k := bytes.Index(p.raw[i:], w)
+		if k < 0 {
+			return false
+		}
+		i += k + len(w)
+		after := p.lower[i:min(i+600, len(p.lower))]
+		li := bytes.Index(after, []byte("<li"))
+		if li >= 0 && !bytes.Contains(after[:li], []byte("</ul")) && !bytes.Contains(after[:li], []byte("</ol")) {
+			return true
+		}
 	}
 }
 
