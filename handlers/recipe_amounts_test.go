@@ -8,8 +8,9 @@ import (
 )
 
 // TestRecipeIngredientAmounts: each ingredient carries the amounts the
-// client scales, as spans in UTF-16 code units of its unchanged text; a
-// package size and a line without digits carry none of their own.
+// client scales, as spans in UTF-16 code units of its unchanged text, with
+// the forms of the word that agrees with each; a package size and a line
+// without digits carry none of their own.
 func TestRecipeIngredientAmounts(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -17,10 +18,10 @@ func TestRecipeIngredientAmounts(t *testing.T) {
 	lines := []string{"1 cup (240 ml) milk", "1 (28 ounce) can tomatoes", "½–1 tsp salt", "salt to taste"}
 	got := servedIngredients(t, b, tok, lines)
 	want := []string{
-		`[{"start":0,"end":1,"value":1,"style":"integer","unit":{"start":2,"end":5,"key":"cup"}},` +
+		`[{"start":0,"end":1,"value":1,"style":"integer","unit":{"start":2,"end":5,"key":"cup"},"word":{"start":2,"end":5,"one":"cup","other":"cups"}},` +
 			`{"start":7,"end":10,"value":240,"style":"integer","unit":{"start":11,"end":13,"key":"ml"}}]`,
 		// The package size is not an amount; the count counts cans.
-		`[{"start":0,"end":1,"value":1,"style":"integer","unit":{"start":13,"end":16,"key":"can"}}]`,
+		`[{"start":0,"end":1,"value":1,"style":"integer","unit":{"start":13,"end":16,"key":"can"},"word":{"start":13,"end":16,"one":"can","other":"cans"}}]`,
 		`[{"start":0,"end":3,"value":0.5,"style":"unicode","valueEnd":1,"max":1,"maxStart":2,"maxStyle":"integer",` +
 			`"unit":{"start":4,"end":7,"key":"tsp"}}]`,
 		`[]`,
@@ -37,7 +38,7 @@ func TestRecipeIngredientAmounts(t *testing.T) {
 
 // TestRecipeLinesFollowTheRecipesLanguage: a line whose own words do not show
 // its language ("1 avocado") is read in its recipe's language, so in a Dutch
-// recipe it gets no English counted noun (which would read "2 avocados"),
+// recipe its word gets no English forms (which would read "2 avocados"),
 // while the same line in an English recipe does.
 func TestRecipeLinesFollowTheRecipesLanguage(t *testing.T) {
 	t.Parallel()
@@ -47,22 +48,22 @@ func TestRecipeLinesFollowTheRecipesLanguage(t *testing.T) {
 		out := map[string]bool{}
 		for _, it := range servedIngredients(t, b, tok, lines) {
 			var amounts []struct {
-				Noun *struct{} `json:"noun"`
+				Word *struct{} `json:"word"`
 			}
 			if err := json.Unmarshal(it.Amounts, &amounts); err != nil {
 				t.Fatalf("%q: amounts %s: %v", it.Text, it.Amounts, err)
 			}
-			out[it.Text] = len(amounts) > 0 && amounts[0].Noun != nil
+			out[it.Text] = len(amounts) > 0 && amounts[0].Word != nil
 		}
 		return out
 	}
 	dutch := nouns([]string{"2 eetlepels olijfolie", "1 ui, gesnipperd", "1 teentje knoflook", "1 avocado"})
 	if dutch["1 avocado"] {
-		t.Errorf("Dutch recipe: \"1 avocado\" has an English counted noun")
+		t.Errorf("Dutch recipe: \"1 avocado\" has English word forms")
 	}
 	english := nouns([]string{"2 tablespoons olive oil", "1 onion, chopped", "1 clove garlic", "1 avocado"})
 	if !english["1 avocado"] {
-		t.Errorf("English recipe: \"1 avocado\" has no counted noun")
+		t.Errorf("English recipe: \"1 avocado\" has no English word forms")
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"larder/ingredient"
 	"larder/repo"
 	"larder/shopping"
 )
@@ -81,6 +82,17 @@ type ShoppingItem struct {
 	ChangedAt time.Time    `json:"changedAt"`
 	Deleted   bool         `json:"deleted"`
 	Sources   []ItemSource `json:"sources"`
+	// UnitForms and Word are what a client needs to write the unit and the name so they agree with
+	// quantity (ingredient.EnglishForms, ingredient.NameWord): the server knows the words and the
+	// language of the line the item came from, the client only picks the form.
+	UnitForms *UnitForms            `json:"unitForms,omitempty"`
+	Word      *ingredient.WordForms `json:"word,omitempty"`
+}
+
+// UnitForms are the two forms of a unit's word: for one, and for more than one.
+type UnitForms struct {
+	One   string `json:"one"`
+	Other string `json:"other"`
 }
 
 // ItemSource is a contribution to an item's amount.
@@ -108,6 +120,20 @@ func shoppingItemView(it repo.ShoppingItem) ShoppingItem {
 		Sources: make([]ItemSource, len(it.Sources))}
 	for i, s := range it.Sources {
 		out.Sources[i] = ItemSource(s)
+	}
+	switch {
+	case it.Quantity == nil:
+	case it.Unit != "":
+		if one, other, ok := ingredient.EnglishForms(it.Unit, true); ok {
+			out.UnitForms = &UnitForms{One: one, Other: other}
+		}
+	default:
+		// The item is named as the first line that made it wrote the food, in that line's language.
+		line := it.Text
+		if len(it.Sources) > 0 {
+			line = it.Sources[0].Line
+		}
+		out.Word = ingredient.NameWord(it.Text, line)
 	}
 	return out
 }

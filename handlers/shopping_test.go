@@ -120,7 +120,7 @@ func TestShoppingListFromRecipesAndPlan(t *testing.T) {
 	b := setup(t)
 	u, tok := b.user(t, repo.RoleUser)
 	pancakes := mpRecipe(t, b, u.ID, "Pancakes", repo.VisibilityPrivate, 4, "1 cup milk", "2 large eggs, beaten", "salt to taste")
-	sauce := mpRecipe(t, b, u.ID, "Sauce", repo.VisibilityPrivate, 2, "200 ml milk", "1 red onion", "2 onions")
+	sauce := mpRecipe(t, b, u.ID, "Sauce", repo.VisibilityPrivate, 2, "200 ml milk", "1 red onion", "2 onions", "1 orange sanguine")
 
 	r := b.do(t, "POST", "/api/shopping-lists", map[string]any{"name": "Week", "unitSystem": "metric"}, tok)
 	wantStatus(t, r, 201)
@@ -134,14 +134,25 @@ func TestShoppingListFromRecipesAndPlan(t *testing.T) {
 	if milk == nil || milk.Quantity == nil || *milk.Quantity != 440 || milk.Unit != "ml" || len(milk.Sources) != 2 || milk.Aisle != "dairy" {
 		t.Fatalf("milk: %+v", milk)
 	}
-	if len(l.Items) != 5 { // milk, eggs, salt, red onion, onions
+	if len(l.Items) != 6 { // milk, eggs, salt, red onion, onions, orange sanguine
 		t.Fatalf("items: %+v", l.Items)
+	}
+	// A count's name comes with the forms of its word, from the line's language: an English
+	// name's word ("onion" in "red onion"), none for a French one; ml has one form.
+	if o := slFind(l, "red onion"); o == nil || o.Word == nil || o.Word.Start != 4 || o.Word.End != 9 || o.Word.Other != "onions" {
+		t.Fatalf("red onion: %+v", o)
+	}
+	if o := slFind(l, "orange sanguine"); o == nil || o.Word != nil {
+		t.Fatalf("orange sanguine: %+v", o)
+	}
+	if milk.UnitForms != nil {
+		t.Fatalf("ml has forms: %+v", milk.UnitForms)
 	}
 	// The US system shows the same milk in cups.
 	wantStatus(t, b.do(t, "PATCH", path, map[string]any{"unitSystem": "us"}, tok), 200)
 	l = slGet(t, b, tok, l.ID)
-	if m := slFind(l, "milk"); *m.Quantity != 1.8 || m.Unit != "cup" {
-		t.Fatalf("US milk: %v %s", *m.Quantity, m.Unit)
+	if m := slFind(l, "milk"); *m.Quantity != 1.8 || m.Unit != "cup" || m.UnitForms == nil || *m.UnitForms != (UnitForms{One: "cup", Other: "cups"}) {
+		t.Fatalf("US milk: %v %s %+v", *m.Quantity, m.Unit, m.UnitForms)
 	}
 	// Taking the pancakes off leaves the sauce's milk and drops the eggs.
 	wantStatus(t, b.do(t, "DELETE", path+"/recipes/"+pancakes.String(), nil, tok), 200)

@@ -1,6 +1,7 @@
 package ingredient
 
 import (
+	"html"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -43,10 +44,16 @@ type Amount struct {
 	// ValueUnit is the unit written again after the lower number of a range ("1 cup to 1 1/2
 	// cups"): the same key as Unit, which follows the upper number.
 	ValueUnit *UnitSpan `json:"valueUnit,omitempty"`
-	// Noun, for a number without a unit, spans the words naming what it counts ("2 large eggs" →
-	// "eggs", "1 large loaf brioche bread" → "loaf brioche bread"). The client makes the last of
-	// them that has two forms in its small table of English words agree with the amount.
-	Noun *Span `json:"noun,omitempty"`
+	// Word is the word that agrees with the amount (the upper number of a range): its unit
+	// ("cup"), or for a number without one the noun it counts ("2 large eggs" → "eggs", "1 loaf
+	// brioche bread" → "loaf"), with both of its English forms. Left out when the word has one form
+	// ("tsp", "g") or is not in the table (data/english_words.txt), and for a counted noun or a word
+	// other languages spell the same ("litre", "sachet") in a line that is not in English: the
+	// words of another language keep their form at any servings.
+	Word *WordForms `json:"word,omitempty"`
+	// ValueWord is the unit written again after the lower number of a range ("1 cup to 1 1/2
+	// cups"), agreeing with that number.
+	ValueWord *WordForms `json:"valueWord,omitempty"`
 }
 
 // Span is a piece of the line, in UTF-16 code units.
@@ -92,6 +99,7 @@ type Number struct {
 type Reading struct {
 	Numbers []Number
 	amounts []amount
+	english bool // the line reads as English (see reader.english)
 }
 
 // amount is an Amount with byte offsets, before conversion for the client.
@@ -116,7 +124,7 @@ func ReadAmounts(line string) Reading {
 func readAmounts(line string, toks []token, recipe Language) Reading {
 	r := reader{p: parser{line: line, toks: toks}, recipe: recipe}
 	r.read()
-	return Reading{Numbers: r.numbers, amounts: r.amounts}
+	return Reading{Numbers: r.numbers, amounts: r.amounts, english: len(r.amounts) > 0 && r.english()}
 }
 
 // Amounts returns the scaling amounts of the line, offsets in UTF-16 code units.
@@ -128,6 +136,13 @@ func (rd Reading) Amounts(line string) []Amount {
 	u := identity
 	if !isASCII(line) {
 		u = utf16Offsets(line)
+	}
+	english := rd.english
+	for _, a := range rd.amounts {
+		// English writes a decimal point: "0,5 liter groentebouillon" is Dutch, whatever its words.
+		if a.style == StyleDecimalComma || a.maxStyle == StyleDecimalComma {
+			english = false
+		}
 	}
 	for _, a := range rd.amounts {
 		v := Amount{Start: u[a.start], End: u[a.end], Value: a.value, Style: a.style}
@@ -141,12 +156,28 @@ func (rd Reading) Amounts(line string) []Amount {
 		if a.valueUnit != nil {
 			v.ValueUnit = &UnitSpan{Start: u[a.valueUnit.Start], End: u[a.valueUnit.End], Key: a.valueUnit.Key}
 		}
-		if a.noun != nil {
-			v.Noun = &Span{Start: u[a.noun.Start], End: u[a.noun.End]}
-		}
+		v.Word, v.ValueWord = a.words(line, u, english)
 		out = append(out, v)
 	}
 	return out
+}
+
+// words returns the words that agree with the amount and with the lower number of its range (see
+// Amount.Word), given the UTF-16 offsets u of the line and whether it reads as English. A counted
+// noun is found only in an English line (countedNoun).
+func (a amount) words(line string, u []int, english bool) (word, valueWord *WordForms) {
+	switch {
+	case a.unit != nil:
+		word = agreeingWord(line, a.unit.Start, a.unit.End, u, english)
+	case a.noun != nil:
+		if s, e, ok := CountedWord(line, a.noun.Start, a.noun.End); ok {
+			word = agreeingWord(line, s, e, u, english)
+		}
+	}
+	if a.valueUnit != nil {
+		valueWord = agreeingWord(line, a.valueUnit.Start, a.valueUnit.End, u, english)
+	}
+	return word, valueWord
 }
 
 // identity is the offset map of an ASCII line, where a byte is a UTF-16 code unit; most lines are.
@@ -387,7 +418,8 @@ func (r *reader) countedNoun(k int) *Span {
 // style tells how the number in tokens [i, j) is written.
 func (r *reader) style(i, j int) Style {
 	p := &r.p
-	text := p.line[p.toks[i].start:p.toks[j-1].end]
+	// A character reference reads as its character: "1&frac12;" is written as "1½" is.
+	text := html.UnescapeString(p.line[p.toks[i].start:p.toks[j-1].end])
 	switch {
 	case strings.ContainsRune(text, '⁄'):
 		return StyleFractionSlash
@@ -688,7 +720,19 @@ func (r *reader) sizeAfterCount(a *amount, i int) bool {
 		return true
 	}
 	// A count written as a word: "one 15-ounce can", "a 28-ounce can", "four 8-ounce packages".
-	return j >= 0 && p.toks[j].kind == tWord && countWords[p.toks[j].low] && (j == 0 || p.toks[j-1].kind != tWord)
+	if j < 0 || p.toks[j].kind != tWord || !countWords[p.toks[j].low] {
+		return false
+	}
+	if j == 0 || p.toks[j-1].kind != tWord {
+		return true
+	}
+	// After other words, only when a package follows the measure: "(from a 17.3-ounce package)"
+	// names the package the sheets come from, not more pastry.
+	k := a.unitEnd
+	for k < len(p.toks) && p.toks[k].kind == tWord && isSizeWord(p.toks[k].low) {
+		k++
+	}
+	return k < len(p.toks) && p.toks[k].kind == tWord && isContainer(p.toks[k].text)
 }
 
 // packageItem gives the count before a package size the container or item after it as its unit or
@@ -1114,4 +1158,6 @@ var foreignContainers = setOf("dose", "dosen", "glas", "gläser", "packung", "pa
 	"puszka", "puszki", "słoik", "słoiki", "torebka", "dåse", "pakke", "boks",
 	"plechovka", "plechovky", "plechovek", "konzerva", "konzervy", "balíček", "balíčky", "balení", "sklenice",
 	"sklenička", "kelímek", "kelímky", "sáček", "sáčky", "pohár", "würfel", "tüte", "tütchen", "zakje", "zakjes",
-	"pose", "poser", "påse", "påsar")
+	"pose", "poser", "påse", "påsar", "caixinha", "caixinhas", "caixas", "pacotes", "latinha", "latinhas",
+	"embalagem", "embalagens", "pote", "potes", "vidro", "vidros", "saquinho", "saquinhos", "paquetes", "sobres",
+	"botes", "tarros", "tarrina", "tarrinas", "brik", "sachets", "pots", "paquets", "bocaux", "briques")

@@ -2,6 +2,7 @@ package ingredient
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -84,6 +85,11 @@ func TestReadAmountsReasons(t *testing.T) {
 		{"1 No. 2 can crushed pineapple", []string{"1+", "2 reference"}},
 		{"2 #10 cans tomatoes", []string{"2+", "10 reference"}},
 		{"1 plechovka rajčat (400 g)", []string{"1+", "400 package-size"}},
+		{"2 sheets puff pastry (from a 17.3-ounce package)", []string{"2+", "17.3 package-size"}},
+		{"1 kleine Dose Tomatenmark (70 g)", []string{"1+", "70 package-size"}},
+		{"1 caixinha de creme de leite (200 g)", []string{"1+", "200 package-size"}},
+		{"4 filetes de merluza de unos 150 g", []string{"4+", "150 per-item"}},
+		{"2 cups broth and a 2-inch piece of ginger", []string{"2+", "2 dimension"}},
 	}
 	for _, tt := range tests {
 		rd := ReadAmounts(tt.line)
@@ -95,6 +101,39 @@ func TestReadAmountsReasons(t *testing.T) {
 			} else {
 				got = append(got, s+" "+string(n.Reason))
 			}
+		}
+		if strings.Join(got, " | ") != strings.Join(tt.want, " | ") {
+			t.Errorf("%q\n got %q\nwant %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestReadAmountsCharacterReferences: a fraction left on a line as an HTML character reference
+// ("&frac12;", "&#189;", "&#x215B;", "1&frasl;2") is read as the character it stands for, alone,
+// glued to a whole number, spaced from it, or at one end of a range; the line is kept as written.
+func TestReadAmountsCharacterReferences(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		want []string // each amount as written, its value and style
+	}{
+		{"&frac12; cup milk", []string{"&frac12; 0.5 unicode"}},
+		{"&#189; cup milk", []string{"&#189; 0.5 unicode"}},
+		{"&#x215B; tsp cayenne", []string{"&#x215B; 0.125 unicode"}},
+		{"1&frac12; cups flour", []string{"1&frac12; 1.5 unicode"}},
+		{"2&#189; cups sugar", []string{"2&#189; 2.5 unicode"}},
+		{"1 &frac12; teaspoons salt", []string{"1 &frac12; 1.5 unicode-spaced"}},
+		{"1&frasl;2 cup cranberries", []string{"1&frasl;2 0.5 fraction-slash"}},
+		{"1&frac12;&#8211;2 pounds steak", []string{"1&frac12;&#8211;2 1.5 unicode"}},
+		{"1 pound beef, cut into &frac12;-inch cubes", []string{"1 1 integer"}},
+		{"1 can (14&frac12; oz) tomatoes", []string{"1 1 integer"}},
+		{"&frac12x; cup", nil},
+		{"&frac;12 cup", []string{"12 12 integer"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, a := range ReadAmounts(tt.line).Amounts(tt.line) {
+			got = append(got, fmt.Sprintf("%s %v %s", tt.line[a.Start:a.End], a.Value, a.Style))
 		}
 		if strings.Join(got, " | ") != strings.Join(tt.want, " | ") {
 			t.Errorf("%q\n got %q\nwant %q", tt.line, got, tt.want)
@@ -155,8 +194,13 @@ func checkAmounts(t *testing.T, line string) {
 				}
 			}
 		}
-		if a.Noun != nil {
-			inside("noun", a.Noun.Start, a.Noun.End)
+		for _, w := range []*WordForms{a.Word, a.ValueWord} {
+			if w != nil {
+				inside("word", w.Start, w.End)
+				if w.One == "" || w.Other == "" || w.One == w.Other {
+					t.Errorf("Amounts(%q): word forms %+v", line, *w)
+				}
+			}
 		}
 		prevEnd = a.End
 	}
@@ -176,20 +220,20 @@ func FuzzReadAmounts(f *testing.F) {
 		"$1.99", "1 1/2-inch (4 cm) piece", "1 jar (8 ounce size)", "4 steaks, about 4-5 oz each", "For 6-8:",
 		strings.Repeat("1 (", 200), strings.Repeat("2 x ", 100), "99999999999999999999999999999999999999999 cups",
 		"1 No. 2 can", "2 #10 cans", "4 fette di circa 200 g l'una", "in vier porties van 150 g", "1 avocado",
-		"1&nbsp;cup", "&amp;&#160;&#xA0;&nbsp&;1&frac12;", "120–130°F", "1 Dose (Abtropfgewicht 285 g)",
+		"1&nbsp;cup", "&amp;&#160;&#xA0;&nbsp&;1&frac12;", "2&#189;&frac12;&#x215B;", "1&frasl;2&frasl;&frac14;", "1 &frac12;&ndash;2", "120–130°F", "1 Dose (Abtropfgewicht 285 g)",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		start := time.Now()
 		checkAmounts(t, line)
-		// The recipe's language changes at most which words are counted nouns.
+		// The recipe's language changes at most which words have English forms.
 		alone, inDutch := Describe(line), DescribeRecipe([]string{"2 el olijfolie", line})[1]
 		if len(alone.Amounts) != len(inDutch.Amounts) || inDutch.Text != line {
 			t.Fatalf("%q: %+v alone, %+v in a Dutch recipe", line, alone, inDutch)
 		}
 		for i, a := range inDutch.Amounts {
-			a.Noun = alone.Amounts[i].Noun
+			a.Word, a.ValueWord = alone.Amounts[i].Word, alone.Amounts[i].ValueWord
 			if !reflect.DeepEqual(a, alone.Amounts[i]) {
 				t.Fatalf("%q: amount %+v alone, %+v in a Dutch recipe", line, alone.Amounts[i], inDutch.Amounts[i])
 			}
@@ -240,36 +284,49 @@ func BenchmarkMemoDescribe(b *testing.B) {
 	}
 }
 
-// TestCountedNounOnlyInEnglish: the client's singular/plural table is English, so only a line that
-// reads as English names a counted noun; "½ a lemon" agrees with its article, not its number.
-func TestCountedNounOnlyInEnglish(t *testing.T) {
+// TestCountedWordOnlyInEnglish: the table of word forms is English, so only a line that reads as
+// English gives the word a number counts, with its forms; "½ a lemon" agrees with its article, not
+// its number. The head of the noun is its last word with two forms, unless a portion word leads.
+func TestCountedWordOnlyInEnglish(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		line, noun string
+		line, word, forms string
 	}{
-		{"1 orange, zested", "orange"},
-		{"2 large eggs", "eggs"},
-		{"1 orange sanguine", ""},
-		{"1 Avocado, reif", ""},
-		{"Succo di 1 lime", ""},
-		{"1 rijpe avocado", ""},
-		{"1 lime, saften", ""},
-		{"1 banana madura", ""},
-		{"½ a lemon, juiced", ""},
-		{"2 bananas (I like them spotty)", "bananas"},
-		{"2 med onions", "med onions"},
-		{"2 petite sirloin steaks", "petite sirloin steaks"},
-		{"1 avocado, in blokjes", ""},
+		{"1 orange, zested", "orange", "orange/oranges"},
+		{"2 large eggs", "eggs", "egg/eggs"},
+		{"1 orange sanguine", "", ""},
+		{"1 Avocado, reif", "", ""},
+		{"Succo di 1 lime", "", ""},
+		{"1 rijpe avocado", "", ""},
+		{"1 lime, saften", "", ""},
+		{"1 banana madura", "", ""},
+		{"½ a lemon, juiced", "", ""},
+		{"2 bananas (I like them spotty)", "bananas", "banana/bananas"},
+		{"2 med onions", "onions", "onion/onions"},
+		{"2 petite sirloin steaks", "steaks", "steak/steaks"},
+		{"1 avocado, in blokjes", "", ""},
+		{"1 red bell pepper", "pepper", "pepper/peppers"},
+		{"1 large loaf brioche bread", "loaf", "loaf/loaves"},
+		{"2 Chicken Breasts", "Breasts", "Breast/Breasts"},
+		{"2 LIMES", "LIMES", "LIME/LIMES"},
+		{"1 litre milk", "litre", "litre/litres"},
+		{"1 litre de lait", "", ""},
+		{"0,5 liter groentebouillon", "", ""},
+		{"1 liter water", "liter", "liter/liters"},
+		{"2 tsp salt", "", ""},
+		{"1 15-ounce can beans", "can", "can/cans"},
+		{"2 tablespoon(s) oil", "", ""},
 	}
 	for _, tt := range tests {
-		var got string
+		var got, forms string
 		for _, a := range Describe(tt.line).Amounts {
-			if a.Noun != nil {
-				got = string(utf16.Decode(utf16.Encode([]rune(tt.line))[a.Noun.Start:a.Noun.End]))
+			if w := a.Word; w != nil {
+				got = string(utf16.Decode(utf16.Encode([]rune(tt.line))[w.Start:w.End]))
+				forms = w.One + "/" + w.Other
 			}
 		}
-		if got != tt.noun {
-			t.Errorf("%q: noun %q, want %q", tt.line, got, tt.noun)
+		if got != tt.word || forms != tt.forms && tt.forms != "" {
+			t.Errorf("%q: word %q (%s), want %q (%s)", tt.line, got, forms, tt.word, tt.forms)
 		}
 	}
 }
@@ -284,11 +341,11 @@ func TestReadAmountsCanGrade(t *testing.T) {
 	}
 }
 
-// A line whose words do not tell its language is in its recipe's: its counted noun is given (for
-// the client's English table) in an English recipe or on its own, not in a Dutch one; a line whose
-// words tell keeps its own language in any recipe.
+// A line whose words do not tell its language is in its recipe's: its counted noun's English forms
+// are given in an English recipe or on its own, not in a Dutch one; a line whose words tell keeps its
+// own language in any recipe.
 func TestDescribeRecipeLanguage(t *testing.T) {
-	noun := func(d Described) bool { return len(d.Amounts) == 1 && d.Amounts[0].Noun != nil }
+	noun := func(d Described) bool { return len(d.Amounts) == 1 && d.Amounts[0].Word != nil }
 	if !noun(Describe("1 avocado")) {
 		t.Error(`"1 avocado" on its own: no counted noun`)
 	}

@@ -19,6 +19,7 @@ type collectives struct {
 	// serving are the lines listed "for serving" or "to garnish": not among "all the ingredients"
 	// mixed in a step, they go on the plate at the end.
 	serving []int
+	words   [][]string // each line's name and notes, normalized, for a kind's qualifier
 }
 
 // forServing reports whether a line's notes set it apart for serving or garnish.
@@ -47,7 +48,7 @@ func (c *collectives) withoutServing(lines []int) []int {
 }
 
 func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexicon) *collectives {
-	c := &collectives{secs: si, lx: lx, names: make([][]string, len(si.lines))}
+	c := &collectives{secs: si, lx: lx, names: make([][]string, len(si.lines)), words: make([][]string, len(ings))}
 	for sec, lines := range si.lines {
 		if len(lines) > 0 {
 			c.names[sec] = si.ingWords[lines[0]]
@@ -58,6 +59,7 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 			continue
 		}
 		c.all = append(c.all, i)
+		c.words[i] = normalize(p.Name + " " + p.Notes)
 		if c.forServing(p.Notes) {
 			c.serving = append(c.serving, i)
 		}
@@ -146,10 +148,19 @@ func (c *collectives) link(v stepView, hits []hit, st *dishState, found []bool, 
 		}
 		if remaining || 2*usedBefore < len(members) || combinedBefore == 0 {
 			for _, m := range members {
-				if !st.combined[m] && !excluded(v, hits, m) {
-					found[m] = true
-					st.cutOnly[m] = false // together from here on
+				if excluded(v, hits, m) {
+					continue
 				}
+				// "Everything else", "the remaining ingredients": those not used yet, or the rest
+				// of those only a portion of was used ("half of the onions", then "the rest of the
+				// vegetables").
+				switch {
+				case remaining && st.portioned[m]:
+				case st.combined[m] || remaining && used[m]:
+					continue
+				}
+				found[m] = true
+				st.cutOnly[m] = false // together from here on
 			}
 		}
 		k += n - 1
@@ -191,7 +202,9 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	toks := v.toks
 	if n := lx.at(classIngredients, toks, k); n > 0 {
 		q := k
-		for q > 0 && k-q < 3 && toks[q-1] != sep && !v.isVerbAnyAt(q-1) && !lx.has(classInto, toks, q-1) {
+		// The qualifier stops at the verb and its particle ("stir in", "fold in").
+		particle := func(i int) bool { return i > 0 && v.isVerbAnyAt(i-1) && lx.isFunctionWord(toks[i]) }
+		for q > 0 && k-q < 3 && toks[q-1] != sep && !v.inVerb(q-1) && !particle(q-1) && !lx.has(classInto, toks, q-1) {
 			q--
 		}
 		// "the ingredients for the sauce", "los ingredientes de la salsa"
@@ -199,7 +212,11 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 		for i := k + n; i < len(toks) && i < k+n+4 && toks[i] != sep; i++ {
 			after = append(after, toks[i])
 		}
-		return c.resolve(v, toks[q:k], after, stepSec), n
+		qual := toks[q:k]
+		if lx.has(classAll, toks, k) {
+			qual = toks[q : k+1] // "everything else" says "all" itself
+		}
+		return c.resolve(v, qual, after, stepSec), n
 	}
 	if sec, n := c.sectionAt(v, k); n > 0 {
 		return c.secs.lines[sec], n
@@ -216,11 +233,47 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	}
 	switch {
 	case lx.has(classSpiceRef, toks, k) && collective:
-		return densestRun(c.kinds[0]), 1
-	case lx.has(classVegRef, toks, k) && collective:
-		return densestRun(c.kinds[1]), 1
+		return c.qualified(v, k, c.kinds[0]), 1
+	case (lx.has(classVegRef, toks, k) || c.compoundRef(toks[k], classVegRef)) && collective:
+		return c.qualified(v, k, c.kinds[1]), 1
 	}
 	return nil, 0
+}
+
+// compoundRef reports whether, in a language that compounds words, t is a compound ending with a
+// word of the class: "rotgrønnsakene" (the root vegetables) are vegetables.
+func (c *collectives) compoundRef(t string, ref wordClass) bool {
+	for lang := range compoundLanguages {
+		if lexicons[lang] != c.lx {
+			continue
+		}
+		for _, w := range c.lx.singles[ref] {
+			if len(t) >= len(w)+3 && strings.HasSuffix(t, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// qualified returns the lines of a kind a reference at toks[k] names: those its qualifier names when
+// some line carries it ("the frozen vegetables" for "peas and carrots, frozen", "the dried spices"),
+// else the lines of the kind listed together (densestRun).
+func (c *collectives) qualified(v stepView, k int, kind []int) []int {
+	if k > 0 {
+		if q := v.toks[k-1]; q != sep && !v.lx.isFunctionWord(q) && !v.lx.has(classAll, v.toks, k-1) {
+			var out []int
+			for _, l := range kind {
+				if slices.Contains(c.words[l], q) {
+					out = append(out, l)
+				}
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+	}
+	return c.densestRun(kind)
 }
 
 // unmadeSectionAt matches the whole name of an ingredient section none of whose lines a step has
@@ -249,13 +302,15 @@ func (c *collectives) unmadeSectionAt(v stepView, k int, used []bool) ([]int, in
 // the order they are used, so "all the vegetables" of a soup are the vegetables listed with each
 // other, not the mushrooms listed with the sauce. Lines more than three apart start a new run; the
 // run with the most lines wins, the earliest on a tie.
-func densestRun(lines []int) []int {
+func (c *collectives) densestRun(lines []int) []int {
 	if len(lines) < 2 {
 		return lines
 	}
 	best, start := lines[:1], 0
 	for i := 1; i <= len(lines); i++ {
-		if i == len(lines) || lines[i]-lines[i-1] > 3 {
+		// A new part of the recipe starts a new run too: the fish's garlic is not among the
+		// vegetables of the stew.
+		if i == len(lines) || lines[i]-lines[i-1] > 3 || c.secs.secOfLine[lines[i]] != c.secs.secOfLine[lines[i-1]] {
 			if i-start > len(best) {
 				best = lines[start:i]
 			}

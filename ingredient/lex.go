@@ -69,17 +69,22 @@ func lex(s string) []token {
 			i += size
 			space = true
 			continue
+		case r == '&' && vulgarFractions[refRune(s, i)] != 0:
+			// "&frac12;", "&#189;": a fraction left as a character reference reads as the fraction.
+			end := refEnd(s, i)
+			toks = append(toks, token{kind: tNum, text: s[i:end], low: s[i:end], start: i, end: end,
+				val: vulgarFractions[refRune(s, i)], frac: true})
 		case r == '&' && entityEnd(s, i) > 0:
 			// A character reference left from a web page reads as the character it stands for:
 			// "1&nbsp;cup" is "1 cup", "salt &amp; vinegar" has an ampersand.
 			end := entityEnd(s, i)
-			c := []rune(html.UnescapeString(s[i:end]))
-			if unicode.IsSpace(c[0]) {
+			c := string(refRune(s, i))
+			if unicode.IsSpace(refRune(s, i)) {
 				i = end
 				space = true
 				continue
 			}
-			toks = append(toks, token{kind: tPunct, text: string(c), low: string(c), start: i, end: end})
+			toks = append(toks, token{kind: tPunct, text: c, low: c, start: i, end: end})
 		case isDigit(s[i]) || (s[i] == '.' && i+1 < len(s) && isDigit(s[i+1])):
 			toks = lexNumber(s, i, toks)
 		case vulgarFractions[r] != 0:
@@ -101,6 +106,16 @@ func lex(s string) []token {
 // entityEnd returns the end of the HTML character reference at i ("&nbsp;", "&#160;", "&amp;")
 // that stands for one character other than a letter or a number, or 0.
 func entityEnd(s string, i int) int {
+	c := refRune(s, i)
+	if c == 0 || c == '&' && !strings.HasPrefix(s[i:], "&amp;") || unicode.IsLetter(c) || unicode.IsNumber(c) {
+		return 0
+	}
+	return refEnd(s, i)
+}
+
+// refEnd returns the end of the HTML character reference at i ("&frac12;", "&#189;", "&#x215B;"):
+// the semicolon closing up to ten letters, digits or '#' after the ampersand; or 0.
+func refEnd(s string, i int) int {
 	j := i + 1
 	for j < len(s) && j-i <= 10 && (isDigit(s[j]) || s[j] == '#' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
 		j++
@@ -108,11 +123,35 @@ func entityEnd(s string, i int) int {
 	if j >= len(s) || s[j] != ';' || j == i+1 {
 		return 0
 	}
-	c := []rune(html.UnescapeString(s[i : j+1]))
-	if len(c) != 1 || c[0] == '&' && s[i:j+1] != "&amp;" || unicode.IsLetter(c[0]) || unicode.IsNumber(c[0]) {
+	return j + 1
+}
+
+// refRune returns the one character the HTML character reference at i stands for, or 0 when
+// there is no reference at i or it stands for more or less than one character.
+func refRune(s string, i int) rune {
+	if i >= len(s) || s[i] != '&' {
 		return 0
 	}
-	return j + 1
+	end := refEnd(s, i)
+	if end == 0 {
+		return 0
+	}
+	ref := s[i:end]
+	c := html.UnescapeString(ref)
+	r, size := utf8.DecodeRuneInString(c)
+	if c == ref || size != len(c) {
+		return 0
+	}
+	return r
+}
+
+// charAt returns the character at byte offset i and its length in s, reading a character
+// reference as the character it stands for ("&frasl;" is '⁄', "&frac12;" is '½').
+func charAt(s string, i int) (rune, int) {
+	if r := refRune(s, i); r != 0 {
+		return r, refEnd(s, i) - i
+	}
+	return runeAt(s, i)
 }
 
 // scanWord returns the end of the word starting at i: letters, with inner hyphens and apostrophes
@@ -192,7 +231,7 @@ func lexNumber(s string, i int, toks []token) []token {
 
 	// A fraction: "1/2" or "1⁄2" (fraction slash).
 	if whole {
-		if r, size := runeAt(s, j); (r == '/' || r == '⁄') && j+size < len(s) && isDigit(s[j+size]) {
+		if r, size := charAt(s, j); (r == '/' || r == '⁄') && j+size < len(s) && isDigit(s[j+size]) {
 			k := j + size
 			for k < len(s) && isDigit(s[k]) {
 				k++
@@ -208,8 +247,8 @@ func lexNumber(s string, i int, toks []token) []token {
 			}
 		}
 	}
-	// "1½": an integer with a vulgar fraction glued on.
-	if r, size := runeAt(s, j); vulgarFractions[r] != 0 && tok.kind == tNum && tok.whole {
+	// "1½", "1&frac12;": an integer with a vulgar fraction glued on.
+	if r, size := charAt(s, j); vulgarFractions[r] != 0 && tok.kind == tNum && tok.whole {
 		tok.val += vulgarFractions[r]
 		tok.whole = false
 		j += size

@@ -1,9 +1,10 @@
 package ingredient
 
-// The client's singular/plural table is English ("1 orange" → "2 oranges"), so the reader gives a
-// counted noun only in a line that reads as English: "1 orange sanguine", "1 avocado maturo" or
-// "Succo di 1 lime" keep their words as written at any servings, since an English "s" on a French,
-// Italian or Swedish word is wrong and those languages inflect by rules the table does not know.
+// The table of word forms (data/english_words.txt) is English ("1 orange" → "2 oranges"), so the
+// reader gives a counted noun only in a line that reads as English: "1 orange sanguine", "1 avocado
+// maturo" or "Succo di 1 lime" keep their words as written at any servings, since an English "s" on
+// a French, Italian or Swedish word is wrong and those languages inflect by rules the table does not
+// know. The same holds for units other languages spell the same ("1 litre de lait").
 
 // lineWords are frequent words of ingredient lines that only one language uses: articles and
 // prepositions, the words for juice, zest and ripe, the pieces a food is cut into, and common

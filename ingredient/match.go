@@ -41,6 +41,9 @@ type matchIndex struct {
 	// shortTails holds the last two or three letters of long words ("ol" of "olivenol").
 	shortTails map[string][]candidate
 	dusting    []int // ingredients listed "for dusting"
+	// nominal holds the keys of participles used as nouns ("pelat" of "i pelati"): a step's word
+	// names the line with them only after an article.
+	nominal map[string]bool
 }
 
 // Match links ingredient lines to the instruction steps that use them. It returns
@@ -91,7 +94,11 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	for s, step := range steps {
 		texts[s] = normalizeText(step.Text, true)
 	}
-	lang := detectLanguage(texts)
+	lineTexts := make([]normText, len(ingredients))
+	for i, p := range ingredients {
+		lineTexts[i] = normalizeText(p.Name+" "+p.Notes, false)
+	}
+	lang := detectLanguage(texts, lineTexts)
 	if lang != "en" {
 		// "l'aglio", "d'huile": the article or preposition is a word of its own.
 		for s, step := range steps {
@@ -142,6 +149,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 	st := &dishState{used: make([]bool, n), inDish: make([]bool, n), prepOnly: make([]bool, n), notes: make([]string, n),
 		combined: make([]bool, n), cutOnly: make([]bool, n)}
 	st.serving = make([]bool, n)
+	st.portioned = make([]bool, n)
 	st.lastStep = make([]int, n)
 	for i := range st.lastStep {
 		st.lastStep[i] = -1
@@ -179,20 +187,30 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			// (Polish and Czech set nouns side by side in different cases: "do ziemniaków cebulę".)
 			mixName = combinedNames(hits[s], st)
 		}
+		roles := readRoles(view, hits[s], hitEnd)
 		for hi, h := range hits[s] {
-			r := readRole(view, h, hitEnd)
+			r := roles[hi]
 			if mixName != nil && mixName[hi] {
 				r = mentionRole{blocked: true}
 			}
 			noUse[hi] = r.blocked
 			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
+			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
+				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt
+				// (kosher, sea, fine) does not make it another food, so the step's part decides, as
+				// between two lines of one name. (Within one part the plain salt is the one named.)
+				if all := withSameHead(slices.Clone(ings), h); secs.spansSections(all) {
+					ings = all
+				}
+			}
 			if h.plural || view.allBefore(h.pos) {
 				// "the beans" is every bean line, "the chiles" the guajillo and the arbol chiles;
 				// "tutti i funghi" the champignons and the porcini, whatever the plural looks like.
 				ings = withSameHead(ings, h)
 			}
-			if kind == kindHypernym && h.plural && !r.portion {
+			if kind == kindHypernym && h.plural && !r.portion && len(ings) > 1 {
 				// "the spices", "the herbs": a collective, linked where its members are first used.
+				// (A kind of one line, "het vlees" for the runderlappen, is that line.)
 				r.reuse = false
 			}
 			hitIngs[hi] = ings
@@ -212,6 +230,10 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				if r.linked(ing, st) && !(r.water && isWaterLine(ingredients[ing])) {
 					found[ing] = true
 					st.mark(ing, r)
+					if kind == kindHypernym {
+						// "all the spices" of the marinade tell which part the step's oil is of.
+						anchors = append(anchors, ing)
+					}
 				}
 			}
 		}
@@ -328,6 +350,9 @@ type dishState struct {
 	combined []bool
 	cutOnly  []bool // this step: every mention that linked the line was under a prep verb
 	lastStep []int  // the last step that linked the line, or -1
+	// portioned: linked for a portion ("half of the onions"), so "the rest of the vegetables" later
+	// takes the lines up again.
+	portioned []bool
 }
 
 // mark records how a mention that links ing worked on it.
@@ -335,6 +360,7 @@ func (st *dishState) mark(ing int, r mentionRole) {
 	// Greasing the tin or flouring the board puts none of the line in the dish.
 	st.prepOnly[ing] = st.prepOnly[ing] && (r.prep || r.applied || r.move)
 	st.cutOnly[ing] = st.cutOnly[ing] && r.cut
+	st.portioned[ing] = st.portioned[ing] || r.portion
 }
 
 // combinedNames marks the mentions that together name a mixture made earlier: two foods side by
@@ -407,6 +433,21 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	// "Remoja el pan en un poco de agua": water a food is soaked or dipped in is a bath.
 	r.water = v.isBath(h.pos, h.end) || hasVerb && verb == classPrep && v.targetBefore(h.pos)
 	return r
+}
+
+// readRoles reads the role of each of a step's mentions. A portion word before a list takes a
+// portion of each food of it: "metade da cebola, dos pimentões e dos tomates", "half of the onion,
+// peppers and tomatoes".
+func readRoles(v stepView, hits []hit, hitEnd []int) []mentionRole {
+	roles := make([]mentionRole, len(hits))
+	for i, h := range hits {
+		roles[i] = readRole(v, h, hitEnd)
+		if i == 0 || roles[i].portion || roles[i].blocked || !roles[i-1].portion || !v.listedWith(hits[i-1].end, h.pos) {
+			continue
+		}
+		roles[i].portion, roles[i].reuse = true, true
+	}
+	return roles
 }
 
 // hitEnds maps the first word of each hit to the word after it (k itself where no hit starts).
@@ -498,6 +539,18 @@ func byAmount(cands []candidate, parsed []Parsed, before string) []candidate {
 		return cands
 	}
 	var out []candidate
+	if partitive(before) {
+		// "1 teaspoon of the oil" with "oil, divided" and "1 teaspoon sesame oil": a measure taken
+		// "of the" line is a portion, and the line marked divided is the one given out in portions.
+		for _, c := range cands {
+			if strings.Contains(parsed[c.ing].Notes, "divided") {
+				out = append(out, c)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
 	for _, c := range cands {
 		p := parsed[c.ing]
 		if p.Quantity != nil && *p.Quantity == q && p.Unit == unit {
@@ -508,6 +561,14 @@ func byAmount(cands []candidate, parsed []Parsed, before string) []candidate {
 		return cands
 	}
 	return out
+}
+
+// partitive reports whether text ends with "of the" or "of": the name after it is what a portion
+// is taken from.
+func partitive(text string) bool {
+	f := strings.Fields(strings.ToLower(text))
+	n := len(f)
+	return n > 0 && f[n-1] == "of" || n > 1 && f[n-1] == "the" && f[n-2] == "of"
 }
 
 // trailingAmount reads an amount and unit at the end of text ("... whisk in 1 1/2 cups of the").
@@ -698,7 +759,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 				best, bestLen = nil, 0
 			}
 		}
-		if bestLen == 1 && verbFinal[idx.lang] && (i+1 == len(toks) || toks[i+1] == sep) && strings.HasSuffix(raw[i], "en") && clauseVerb(lexicons[idx.lang], raw, i) && onlyPartial(best) {
+		if bestLen == 1 && verbFinal[idx.lang] && (i+1 == len(toks) || toks[i+1] == sep) && infinitive(raw[i]) && clauseVerb(lexicons[idx.lang], raw, i) && onlyPartial(best) {
 			// German and Dutch end a clause with its verb: "die Sardellen fein hacken" cuts them,
 			// it does not name the Hackfleisch.
 			best, bestLen = nil, 0
@@ -716,6 +777,9 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 		}
 		if bestLen > 0 && text.plural[i+bestLen-1] {
 			best = dropMassProducts(best)
+		}
+		if bestLen == 1 && idx.nominal[t] && (i == 0 || !lexicons[idx.lang].has(classArticle, raw, i-1)) {
+			best = nil // "i pomodori, pelati e schiacciati" describes; "i pelati" names
 		}
 		if len(best) == 0 || isEquipment(toks, i+bestLen) {
 			i++
@@ -887,12 +951,19 @@ func isEquipment(toks []string, i int) bool {
 // mentions.
 func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart func([]int) []int, found []bool) {
 	season, grease, dust := false, false, false
+	inName := make([]bool, len(toks))
+	for _, h := range hits {
+		for k := h.pos; k < h.end && k < len(toks); k++ {
+			inName[k] = true
+		}
+	}
 	for i, t := range toks {
 		if lx != lexicons["en"] {
 			switch {
 			case lx.has(classPepperVerb, toks, i) && lx.has(classSaltVerb, toks, i):
 				season = true
-			case lx.has(classSeasonVerb, toks, i):
+			case lx.has(classSeasonVerb, toks, i) && !inName[i]:
+				// "kruidnagels" (cloves) opens like "kruiden" (to season): a food's name is no verb.
 				season = season || !idx.namesSeasoning(toks, hits, lx, i+1)
 			case lx.has(classSaltVerb, toks, i):
 				linkAll(ofPart(idx.saltOnly), found)
@@ -1121,7 +1192,56 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			idx.dusting = append(idx.dusting, i)
 		}
 	}
+	idx.addNominalParticiples(ings)
 	return idx
+}
+
+// addNominalParticiples keys, in Italian, Spanish and Portuguese, the participle that tells one line
+// apart from the others, used as a noun after an article: "i pelati" for the "pomodori pelati", "el
+// triturado" for the "tomate triturado". The participle is a descriptor the name drops otherwise;
+// scan takes it only after an article (idx.nominal).
+func (idx *matchIndex) addNominalParticiples(ings []Parsed) {
+	if !nominalParticiples[idx.lang] {
+		return
+	}
+	lx := lexicons[idx.lang]
+	lines := map[string][]int{}
+	for i, p := range ings {
+		raw := normalizeIn(splitElisions(p.Name), idx.lang)
+		for k, w := range raw {
+			if k > 0 && lx.has(classDescriptor, raw, k) && participle(w) && !slices.Contains(lines[w], i) {
+				lines[w] = append(lines[w], i)
+			}
+		}
+	}
+	for w, l := range lines {
+		key := stemWord(w, idx.lang)
+		if _, taken := idx.keys[key]; len(l) != 1 || taken {
+			continue
+		}
+		if idx.nominal == nil {
+			idx.nominal = map[string]bool{}
+		}
+		idx.nominal[key] = true
+		idx.add(candidate{ing: l[0], kind: kindModifier, cover: 0.5, head: key}, []string{key})
+	}
+}
+
+// nominalParticiples are the languages whose recipes name a food by its participle alone ("i pelati").
+var nominalParticiples = setOf("it", "es", "pt")
+
+// participle reports whether a folded Italian, Spanish or Portuguese word ends as a past participle
+// ("pelati", "triturado", "picada").
+func participle(w string) bool {
+	n := len(w)
+	if n < 6 {
+		return false
+	}
+	end := w[n-3:]
+	if w[n-1] == 's' {
+		end = w[n-4 : n-1]
+	}
+	return (end[0] == 'a' || end[0] == 'i') && (end[1] == 't' || end[1] == 'd') && strings.ContainsRune("aeio", rune(end[2]))
 }
 
 // addLeadingFood adds, in a language that names the food first, the key of the food and its
@@ -1365,7 +1485,12 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 		return nil, 0 // "over" is no part of "bukkehornkløver"
 	}
 	for L := len(t) - 1; L >= 4; L-- {
-		if c, ok := idx.keys[t[:L]]; ok {
+		first := t[:L]
+		if _, ok := idx.keys[first]; !ok && compoundLanguages[idx.lang] {
+			// "kaas" of "kaasblokjes" is read as the line's "kaas" is.
+			first = stemWord(foldWordIn(first, idx.lang), idx.lang)
+		}
+		if c, ok := idx.keys[first]; ok && !idx.nominal[first] {
 			if idx.namesOtherFood(t[L:]) {
 				return nil, 0 // "Salzkartoffeln" are potatoes, not the salt
 			}
@@ -1404,6 +1529,28 @@ func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
 		}
 	}
 	return nil, 0
+}
+
+// vegetableStems holds, by language, the stems of the one-word vegetables of kinds.txt.
+var vegetableStems = map[string]map[string]bool{}
+
+func init() {
+	for lang, lx := range lexicons {
+		m := map[string]bool{}
+		for _, w := range lx.singles[kindVegetable] {
+			m[stemWord(w, lang)] = true
+		}
+		vegetableStems[lang] = m
+	}
+}
+
+// vegetableStem reports whether stem is the stem of a vegetable's one-word name in the language.
+func vegetableStem(stem, lang string) bool { return vegetableStems[lang][stem] }
+
+// infinitive reports whether a German or Dutch word has an infinitive's ending: -en, or -ln and -rn
+// after an unstressed e ("würfeln", "zuckern").
+func infinitive(w string) bool {
+	return strings.HasSuffix(w, "en") || strings.HasSuffix(w, "eln") || strings.HasSuffix(w, "ern")
 }
 
 // keyInside returns the candidates of the longest single-word key of four letters or more inside t.
@@ -1449,8 +1596,10 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	}
 	c.kind = kindHead
 	add := func(part string) {
-		if len(part) < 4 {
-			return // a stem cut short by an ending ("lager" → "lag") would match short words
+		if len(part) < 4 && !(len(part) == 3 && vegetableStem(part, idx.lang)) {
+			// A stem cut short by an ending ("lager" → "lag") would match short words; a
+			// vegetable's stem is the food ("bon" of "sperziebonen" for "de boontjes").
+			return
 		}
 		for _, o := range idx.compound[part] {
 			if o.ing == c.ing {
@@ -1479,7 +1628,8 @@ func (idx *matchIndex) addCompoundParts(c candidate, w string) {
 	// "madeira" for the "madeirawijn" line, "zalm" for "zalmloin": a first part of four letters or more.
 	// Not when the rest is a product made from it: "currypasta" is not "de curry", "Tomatenmark"
 	// not the tomatoes.
-	for k := 4; k <= len(w)-3; k++ {
+	for k := 4; k <= len(w)-3 && compoundLanguages[idx.lang]; k++ {
+		// (Only where foods are compounded into one word: "picante" is no "pica".)
 		// Also across a linking letter: "kerriepoeder" is "kerrie" + "poeder", and its stem
 		// "kerri" is no more the curry than "kerrie" is.
 		if !productParts[w[k:]] && !(linkingLetters[w[k]] && productParts[w[k+1:]]) {
@@ -1639,7 +1789,11 @@ func onlyFunctionWords(words []string, lang string) bool {
 // isFunctionWord reports whether a short word is an article, a preposition or a conjunction of the
 // language ("ein", "im", "und"), never the end of a compound food.
 func isFunctionWord(w, lang string) bool {
-	lx := lexicons[lang]
+	return lexicons[lang].isFunctionWord(w)
+}
+
+// isFunctionWord is isFunctionWord in the lexicon's language.
+func (lx *lexicon) isFunctionWord(w string) bool {
 	one := []string{w}
 	for _, c := range []wordClass{classArticle, classFiller, classInto, classCut, classFrom, classPurpose, classCond} {
 		if lx.has(c, one, 0) {

@@ -47,7 +47,7 @@ var partNouns = setOf("weed", "ring", "thread", "thigh", "breast", "drumstick", 
 var modifierHeads = setOf("sauce", "paste", "powder", "extract", "concentrate", "flake",
 	"granule", "essence", "puree", "cheese", "noodle", "chip", "syrup", "bean", "vinegar", "pasta", "rice",
 	"squash", "lettuce", "yogurt", "glaze", "dressing", "reduction", "marinade", "sausage", "pepper",
-	"mushroom", "apple", "potato", "tomato", "onion", "wine", "breadcrumb", "crumb")
+	"mushroom", "apple", "potato", "tomato", "onion", "wine", "breadcrumb", "crumb", "bread")
 
 // massHeads are products sold by volume or weight, named after a food: "pistachio extract".
 var massHeads = setOf("paste", "powder", "extract", "sauce", "syrup", "puree", "concentrate", "flake",

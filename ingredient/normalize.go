@@ -119,7 +119,11 @@ func normalizeTextIn(s string, step bool, lang string) normText {
 			w = sp
 		}
 		sg := w
-		if !plainS {
+		switch {
+		case lang == "pt" && len(w) > 5 && (strings.HasSuffix(w, "oes") || strings.HasSuffix(w, "aes")):
+			// Nouns in -ão make their plural in -ões or -ães ("pimentão", "pimentões").
+			sg = w[:len(w)-3] + "ao"
+		case !plainS:
 			sg = singular(w)
 		}
 		if sp, ok := spellings[sg]; ok {

@@ -17,6 +17,7 @@ type pronoun struct {
 	pos    int
 	plural bool
 	onVerb bool
+	lx     *lexicon // the step's language
 }
 
 // pronounsOf finds the pronouns of a step.
@@ -36,7 +37,7 @@ func pronounsOf(v stepView, hitEnd []int) []pronoun {
 			if v.lx != lexicons["en"] && (k == 0 || !v.hyphen[k] || !v.isVerbAnyAt(k-1)) {
 				continue
 			}
-			out = append(out, pronoun{pos: k, plural: them})
+			out = append(out, pronoun{pos: k, plural: them, lx: v.lx})
 			continue
 		}
 		for _, c := range []struct {
@@ -44,7 +45,7 @@ func pronounsOf(v stepView, hitEnd []int) []pronoun {
 			plural bool
 		}{{classThemEnd, true}, {classItEnd, false}} {
 			if endsWithAnyOf(t, v.lx.singles[c.class]) && v.isVerbAnyAt(k) {
-				out = append(out, pronoun{pos: k, plural: c.plural, onVerb: true})
+				out = append(out, pronoun{pos: k, plural: c.plural, onVerb: true, lx: v.lx})
 				break
 			}
 		}
@@ -142,7 +143,23 @@ func referents(p pronoun, runs, prev []foodRun) (ings []int, sameStep bool) {
 	if run == nil || !p.plural && (run.n > 1 || len(run.ings) > 1) {
 		return nil, false
 	}
+	if p.plural && !run.plural && run.n == 1 && !sameStep && pluralInS(p.lx) {
+		// "Aqueça o óleo e frite os bolinhos. Escorra-os": in a language whose plurals end in s, a
+		// plural pronoun does not stand for one food named in the singular.
+		return nil, false
+	}
 	return run.ings, sameStep
+}
+
+// pluralInS reports whether the lexicon's language marks its plural nouns with a final s, so a
+// mention's plural flag (normText.plural) can be trusted: English, Spanish, Portuguese and French.
+func pluralInS(lx *lexicon) bool {
+	for _, l := range []string{"en", "es", "pt", "fr"} {
+		if lexicons[l] == lx {
+			return true
+		}
+	}
+	return false
 }
 
 // pronounLinks reports whether a pronoun with role r links line ing it stands for. A food already in

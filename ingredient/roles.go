@@ -44,8 +44,11 @@ var cueLanguages = func() map[string]uint16 {
 	return m
 }()
 
-// detectLanguage returns the language whose cue words the steps use most ("en" when none).
-func detectLanguage(steps []normText) string {
+// detectLanguage returns the language whose cue words the steps use most ("en" when none). When the
+// steps are too short to tell (fewer than two cue words, or a tie: "Cuocere la pasta.", "Misture
+// tudo e sirva."), the verbs the steps use and the measures the ingredient lines use count too,
+// among the languages within one cue word of the best.
+func detectLanguage(steps, lines []normText) string {
 	var counts [16]int
 	for _, s := range steps {
 		for _, w := range s.words {
@@ -57,13 +60,55 @@ func detectLanguage(steps []normText) string {
 			}
 		}
 	}
-	best, bestN := 0, 0
+	best, bestN, tied := 0, 0, false
 	for i := range languageOrder {
-		if counts[i] > bestN {
-			best, bestN = i, counts[i]
+		switch {
+		case counts[i] > bestN:
+			best, bestN, tied = i, counts[i], false
+		case counts[i] == bestN:
+			tied = true
+		}
+	}
+	if !tied && bestN >= 2 {
+		return languageOrder[best]
+	}
+	bestScore := -1
+	for i, lang := range languageOrder {
+		if counts[i] < bestN-1 {
+			continue
+		}
+		if score := counts[i] + languageEvidence(lexicons[lang], steps, lines); score > bestScore {
+			best, bestScore = i, score
 		}
 	}
 	return languageOrder[best]
+}
+
+// languageEvidence counts the words of a recipe that a language's lexicon knows as a verb (in the
+// steps) or a measure (in the ingredient lines).
+func languageEvidence(lx *lexicon, steps, lines []normText) int {
+	if lx == nil {
+		return 0
+	}
+	n := 0
+	for _, s := range steps {
+		for k := range s.words {
+			for _, c := range []wordClass{classUse, classPrep, classCook, classMixVerb, classMove} {
+				if lx.has(c, s.words, k) {
+					n++
+					break
+				}
+			}
+		}
+	}
+	for _, l := range lines {
+		for k := range l.words {
+			if lx.has(classMeasure, l.words, k) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // stepView is a step's folded words with what the matcher needs to read roles: where sentences end.
@@ -254,11 +299,31 @@ func (v stepView) verbBefore(pos int) (wordClass, int, bool) {
 	}
 	end := v.sentenceEnd(pos)
 	for k := pos + 1; k < end; k++ {
+		if v.carriesObject(k) || v.inCondition(k) {
+			// "Sube el aceite y vuelve a freírlas hasta que estén doradas": the verb's object is
+			// its pronoun, and a doneness cue's verb has no object.
+			continue
+		}
 		if c, ok := v.verbAt(k, end); ok {
 			return c, k, true
 		}
 	}
 	return 0, 0, false
+}
+
+// carriesObject reports whether the word at k is a verb with its object pronoun written on it
+// ("freírlas", "escúrrelo").
+func (v stepView) carriesObject(k int) bool {
+	t := v.toks[k]
+	if v.plural[k] {
+		t += "s" // the plural pronoun's s was read as a plural's ("freirla")
+	}
+	for _, c := range []wordClass{classThemEnd, classItEnd} {
+		if endsWithAnyOf(t, v.lx.singles[c]) && v.isVerbAnyAt(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // joinedLater reports whether a verb that adds, mixes or cooks follows the words ending at end in their
@@ -277,6 +342,9 @@ func (v stepView) joinedLater(end int) bool {
 // verbAt reads a verb at k whose phrase ends before limit. A discard phrase ("shake off") wins over
 // its first word as a move, a use phrase ("stir in") over a move word ("stir").
 func (v stepView) verbAt(k, limit int) (wordClass, bool) {
+	if k > 0 && v.lx.has(classExcept, v.toks, k-1) {
+		return 0, false // "ohne Rühren braten": what is left out is not the clause's verb
+	}
 	for _, c := range []wordClass{classDiscard, classUse, classPrep, classMixVerb, classCook, classMove} {
 		if n := v.isVerbAt(c, k); n > 0 && k+n <= limit {
 			return c, true
@@ -332,7 +400,9 @@ func (v stepView) portionBefore(pos int) bool {
 		if v.lx.has(classPortion, v.toks, k) || isNumberWord(t) {
 			return true
 		}
-		if !(t == "of" || v.lx.has(classArticle, v.toks, k) || lookupUnit(t, true) != "") {
+		// "half of the", "la mitad de la", "metade da": the word of a part outside English too.
+		partOf := t == "of" || v.lx != lexicons["en"] && v.lx.has(classFrom, v.toks, k)
+		if !(partOf || v.lx.has(classArticle, v.toks, k) || lookupUnit(t, true) != "") {
 			return false
 		}
 	}
@@ -420,6 +490,40 @@ func (v stepView) targetBefore(pos int) bool {
 func (v stepView) isVerbAnyAt(k int) bool {
 	_, ok := v.verbAt(k, k+1)
 	return ok
+}
+
+// listedWith reports whether the words from end to pos only join two mentions of a list: commas,
+// conjunctions, articles and the word for "of" ("la cebolla, los pimientos y los tomates").
+func (v stepView) listedWith(end, pos int) bool {
+	if pos-end > 3 {
+		return false
+	}
+	for k := end; k < pos; k++ {
+		t := v.toks[k]
+		if !(t == sep && !v.stop[k] || t == "of" || v.lx.has(classConj, v.toks, k) || v.lx.has(classArticle, v.toks, k) || v.lx.has(classFrom, v.toks, k)) {
+			return false
+		}
+	}
+	return true
+}
+
+// inVerb reports whether toks[k] is a verb or a word of a verb's phrase ("in" of "stir in").
+func (v stepView) inVerb(k int) bool {
+	for j := max(0, k-2); j <= k; j++ {
+		if v.verbLen(j) > k-j {
+			return true
+		}
+	}
+	return false
+}
+
+// verbLen is the number of words of the longest verb phrase at toks[k], 0 when none starts there.
+func (v stepView) verbLen(k int) int {
+	n := 0
+	for _, c := range []wordClass{classDiscard, classUse, classPrep, classMixVerb, classCook, classMove} {
+		n = max(n, v.isVerbAt(c, k))
+	}
+	return n
 }
 
 // directObject reports whether the name at pos is the object of the verb at verb: no preposition

@@ -54,23 +54,12 @@ func TestScalingVectors(t *testing.T) {
 	if len(vs.Vectors) < 200 {
 		t.Fatalf("%d vectors, want at least 200", len(vs.Vectors))
 	}
-	var in strings.Builder
-	for _, v := range vs.Vectors {
-		in.WriteString(v.Line + "\n")
+	lines := make([]string, len(vs.Vectors))
+	recipes := make([][]string, len(vs.Vectors))
+	for i, v := range vs.Vectors {
+		lines[i], recipes[i] = v.Line, v.Recipe
 	}
-	var lines bytes.Buffer
-	if err := WriteLines(strings.NewReader(in.String()), &lines); err != nil {
-		t.Fatal(err)
-	}
-	out := withRecipes(t, lines.Bytes(), vs)
-	golden := filepath.Join("testdata", "scaling", "reader.golden.jsonl")
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	} else if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(want, out.Bytes()) {
-		t.Errorf("%s is not the reader's output (run go test ./ingredient -run TestScalingVectors -update): %v", golden, err)
-	}
+	out := readingsGolden(t, lines, recipes, "reader.golden.jsonl")
 
 	rows := bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
 	if len(rows) != len(vs.Vectors) {
@@ -98,24 +87,41 @@ func TestScalingVectors(t *testing.T) {
 	}
 }
 
-// withRecipes replaces the row of each line given with its recipe by the line's reading among
-// the recipe's lines, written as WriteLines writes a row.
-func withRecipes(t *testing.T, written []byte, vs scalingVectors) *bytes.Buffer {
+// readingsGolden runs lines through WriteLines, the code path of `admin ingredients`, reading a line
+// given with its recipe (recipes[i] not empty) among the recipe's lines with DescribeRecipe instead,
+// and checks the output against testdata/scaling/<golden> (rewritten with -update): the readings
+// the client's Vitest tests scale.
+func readingsGolden(t *testing.T, lines []string, recipes [][]string, golden string) *bytes.Buffer {
 	t.Helper()
-	rows := bytes.SplitAfter(written, []byte("\n"))
+	var in strings.Builder
+	for _, l := range lines {
+		in.WriteString(l + "\n")
+	}
+	var written bytes.Buffer
+	if err := WriteLines(strings.NewReader(in.String()), &written); err != nil {
+		t.Fatal(err)
+	}
+	rows := bytes.SplitAfter(written.Bytes(), []byte("\n"))
 	var out bytes.Buffer
 	for i, row := range rows {
-		if i >= len(vs.Vectors) || len(vs.Vectors[i].Recipe) == 0 {
+		if i >= len(lines) || len(recipes[i]) == 0 {
 			out.Write(row)
 			continue
 		}
-		v := vs.Vectors[i]
-		all := append(append([]string(nil), v.Recipe...), v.Line)
+		all := append(append([]string(nil), recipes[i]...), lines[i])
 		enc := json.NewEncoder(&out)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(DescribeRecipe(all)[len(v.Recipe)]); err != nil {
+		if err := enc.Encode(DescribeRecipe(all)[len(recipes[i])]); err != nil {
 			t.Fatal(err)
 		}
+	}
+	path := filepath.Join("testdata", "scaling", golden)
+	if *update {
+		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if want, err := os.ReadFile(path); err != nil || !bytes.Equal(want, out.Bytes()) {
+		t.Errorf("%s is not the reader's output (run go test ./ingredient -run 'TestScalingVectors|TestCookVectors' -update): %v", path, err)
 	}
 	return &out
 }

@@ -32,15 +32,23 @@ var descriptors = setOf(
 )
 
 // sizeWords may sit between an amount and its unit ("2 heaping tablespoons", "1 large can").
+// The other languages' words for a package's size ("1 kleine Dose (70 g)", "1 pequeña lata (200 g)") are
+// here too, so a count before them still counts the package.
 var sizeWords = setOf("large", "small", "medium", "big", "heaping", "heaped", "level", "scant", "generous",
-	"rounded", "good", "extra-large", "full", "whole")
+	"rounded", "good", "extra-large", "full", "whole",
+	"kleine", "kleinen", "kleiner", "kleines", "große", "großen", "großer", "großes", "grosse", "grossen",
+	"mittelgroße", "mittelgroßer", "mittelgroßes", "grande", "grandes",
+	"pequeña", "pequeñas", "pequeño", "pequeños", "piccola", "piccole", "piccolo", "piccoli", "grote",
+	"middelgrote", "pequena", "pequenas", "pequeno", "pequenos", "mała", "małe", "duża", "duże", "liten", "litet",
+	"små", "stor", "stort", "stora", "malá", "malé", "velká", "velké")
 
 // leadOfWords may open a line of the form "juice of 1 lemon".
 var leadOfWords = setOf("juice", "zest", "rind", "peel", "grated", "finely", "freshly", "and", "the", "squeezed",
 	"seeds", "flesh", "leaves")
 
 // approxWords may precede an amount ("about 2 cups").
-var approxWords = setOf("about", "approximately", "approx", "around", "roughly", "~", "circa", "ca")
+var approxWords = setOf("about", "approximately", "approx", "around", "roughly", "~", "circa", "ca",
+	"unos", "unas", "aproximadamente", "aprox", "cerca", "ongeveer", "zirka", "cirka", "ungefär", "omkring")
 
 // tailWords end the name: what follows is a note ("salt to taste", "oil for frying").
 var tailWords = setOf("for", "to", "plus", "if", "at", "cut", "such", "preferably", "optional", "divided",

@@ -267,6 +267,11 @@ func (w *ImportArchiveWorker) importOne(ctx context.Context, job *river.Job[Impo
 
 	imageKey, warning := w.storeImage(ctx, rec.Image)
 	out.Warning = warning
+	if rec.ImageErr != nil {
+		// The archive holds a photo for the recipe that could not be read
+		// (too large, damaged): the recipe is created without it, and says so.
+		out.Warning = "the image was not used: " + rec.ImageErr.Error()
+	}
 	imageURL := ""
 	if imageKey == "" && rec.Recipe.ImageURL != "" && len(rec.Recipe.ImageURL) <= recipeURLMax {
 		if err := w.deps.importer().Fetch.CheckURL(rec.Recipe.ImageURL); err == nil {

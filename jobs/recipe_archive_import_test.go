@@ -288,6 +288,32 @@ func TestImportArchivePartly(t *testing.T) {
 	}
 }
 
+// TestImportArchivePhotoLeftOut: a photo the archive holds for a recipe
+// that cannot be read (here Paprika's photo_data that is not base64) costs
+// the recipe its photo, not the recipe, and the result says why.
+func TestImportArchivePhotoLeftOut(t *testing.T) {
+	t.Parallel()
+	b := importSetup(t, loopbackFetcher())
+	recs := archivetest.Samples(2, true)
+	files := unzip(t, archivetest.Paprika(recs))
+	files[0].Data = archivetest.GzipJSON(map[string]any{"name": recs[0].Title, "ingredients": "1 egg", "directions": "Boil the egg.",
+		"photo_data": "this is not base64!"})
+	row, _ := b.runArchive(t, archivetest.Zip(files...), "")
+	res := b.archiveResult(t, row)
+	if res.Created != 2 || res.Failed != 0 {
+		t.Fatalf("result %+v", res)
+	}
+	if w := res.Recipes[0].Warning; !strings.Contains(w, "not base64") {
+		t.Errorf("warning of the recipe whose photo was left out: %q", w)
+	}
+	if w := res.Recipes[1].Warning; w != "" {
+		t.Errorf("warning of the recipe with its photo: %q", w)
+	}
+	if n := b.count(t, `SELECT count(*) FROM recipe WHERE owner_id = $1 AND image_key IS NOT NULL`, b.user.ID); n != 1 {
+		t.Errorf("%d recipes with an image, want 1", n)
+	}
+}
+
 func unzip(t *testing.T, b []byte) []archivetest.File {
 	t.Helper()
 	a, err := archivetest.Unzip(b)

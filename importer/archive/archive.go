@@ -93,6 +93,9 @@ type Recipe struct {
 	Recipe extract.Recipe
 	// Image is the recipe's image as stored in the archive, nil when none.
 	Image []byte
+	// ImageErr is why the image the archive holds for the recipe was not
+	// read (too large, damaged); the recipe is read without it.
+	ImageErr error
 	// Unmapped names the fields the recipe carries that the service has
 	// no place for ("nutrition", "rating"), to be reported, not lost silently.
 	Unmapped []string
@@ -161,6 +164,10 @@ func looksLikeJSON(head []byte) bool {
 // Windows PowerShell 5.1 writes files so by default): a UTF-16 byte order
 // mark says so, and so does, without one, a first character that is ASCII
 // written with a zero byte before (big-endian) or after (little-endian) it.
+// A document in neither that is not valid UTF-8 was saved in the Windows
+// code page (Notepad before Windows 10 1903, Excel, older tools write
+// "ANSI", Windows-1252, by default): read as UTF-8 its accented letters
+// would be lost ("Crème" → "Cr�me").
 func jsonText(b []byte) []byte {
 	var enc encoding.Encoding
 	switch {
@@ -170,6 +177,11 @@ func jsonText(b []byte) []byte {
 		enc = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
 	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}), len(b) >= 2 && b[0] == 0 && b[1] != 0:
 		enc = unicode.UTF16(unicode.BigEndian, unicode.UseBOM)
+	case !utf8.Valid(b):
+		if out, err := charmap.Windows1252.NewDecoder().Bytes(b); err == nil {
+			return out
+		}
+		return b
 	default:
 		return b
 	}
@@ -341,29 +353,37 @@ func (z *zipArchive) unsafeEntries(yield func(Recipe) bool) bool {
 
 // perEntry is an archive of one recipe per entry whose name match
 // accepts, each read by recipe; the unsafe entries come first, each an
-// error.
-func (z *zipArchive) perEntry(format string, match func(name string) bool, recipe func(name string) Recipe) *Archive {
-	var entries []string
-	for _, n := range z.names() {
+// error. Entries are taken by position, not looked up by name: a zip may
+// hold two entries of one name (Tandoor names each recipe's zip after the
+// recipe, so two recipes of one name give two "Soup.zip"), and each is a
+// recipe of its own.
+func (z *zipArchive) perEntry(format string, match func(name string) bool, recipe func(name string, f *zip.File) Recipe) *Archive {
+	var entries []int
+	for i, n := range z.names() {
 		if match(n) {
-			entries = append(entries, n)
+			entries = append(entries, i)
 		}
 	}
 	return &Archive{Format: format, Total: len(entries) + len(z.unsafe), each: func(yield func(Recipe) bool) {
 		if !z.unsafeEntries(yield) {
 			return
 		}
-		for _, name := range entries {
-			if !yield(recipe(name)) {
+		for _, i := range entries {
+			if !yield(recipe(z.fileNames[i], z.files[i])) {
 				return
 			}
 		}
 	}}
 }
 
-// readObject reads the entry as one JSON object.
+// readObject reads the entry named name as one JSON object.
 func (z *zipArchive) readObject(name string) (map[string]any, error) {
-	b, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
+	return z.readObjectFile(z.file(name))
+}
+
+// readObjectFile reads the entry as one JSON object.
+func (z *zipArchive) readObjectFile(f *zip.File) (map[string]any, error) {
+	b, err := z.read(f, z.lim.MaxDocumentBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -423,17 +443,28 @@ func isImageName(name string) bool {
 	return false
 }
 
-// readImage reads an image entry, or returns nil (an image that cannot be
-// read costs the recipe its image, not the recipe).
-func (z *zipArchive) readImage(f *zip.File) []byte {
+// setImage reads an image entry into the recipe. An image that cannot be
+// read costs the recipe its image, not the recipe: the reason is kept in
+// ImageErr (cleared when a later candidate is read). A nil entry (no
+// image found) changes nothing.
+func (z *zipArchive) setImage(rec *Recipe, f *zip.File) {
 	if f == nil {
-		return nil
+		return
 	}
 	b, err := z.read(f, z.lim.MaxImageBytes)
 	if err != nil {
-		return nil
+		rec.ImageErr = imageError(clipName(f.Name), err, z.lim.MaxImageBytes)
+		return
 	}
-	return b
+	rec.Image, rec.ImageErr = b, nil
+}
+
+// imageError says why the image named name was left out.
+func imageError(name string, err error, maxImage int64) error {
+	if errors.Is(err, ErrTooLarge) {
+		return fmt.Errorf("the photo %q is larger than %d MB", name, maxImage>>20)
+	}
+	return fmt.Errorf("the photo %q cannot be read: %w", name, err)
 }
 
 // present reports which of keys carry a value in m (not null, "", 0, [] or
@@ -572,6 +603,9 @@ func sectionsFromLines(lines []string) []extract.Section {
 
 // decodeObject decodes a JSON document that must be an object.
 func decodeObject(doc []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(doc)) == 0 {
+		return nil, fmt.Errorf("%w: the file is empty", ErrCorrupt)
+	}
 	v, err := extract.DecodeJSON(jsonText(doc))
 	if err != nil {
 		return nil, fmt.Errorf("%w: not valid JSON: %v", ErrCorrupt, err)

@@ -3,9 +3,12 @@ package archive_test
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,6 +235,49 @@ func TestBadArchives(t *testing.T) {
 		}
 	})
 
+	t.Run("photo over the limit", func(t *testing.T) {
+		t.Parallel()
+		// A photo larger than MaxImageBytes costs its recipe the photo,
+		// with the reason, and nothing else: the recipe and the next
+		// one's photo are read.
+		lim := archive.DefaultLimits
+		lim.MaxImageBytes = 1 << 20
+		huge := make([]byte, lim.MaxImageBytes+1)
+		_, _ = rand.NewChaCha8([32]byte{}).Read(huge) // noise: it does not compress
+		files, err := archivetest.Unzip(archivetest.Nextcloud(archivetest.Samples(2, true)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range files {
+			if strings.HasSuffix(f.Name, "1/full.jpg") {
+				files[i] = archivetest.File{Name: f.Name, Data: huge, Store: true}
+			}
+		}
+		b := archivetest.Zip(files...)
+		a, err := archive.Open(bytes.NewReader(b), int64(len(b)), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for r := range a.Recipes() {
+			got = append(got, fmt.Sprintf("%s err=%v image=%d imageErr=%v", r.Recipe.Title, r.Err, len(r.Image), r.ImageErr))
+			if r.Err != nil || r.Recipe.Title == "" {
+				t.Errorf("%s: %v", r.Entry, r.Err)
+			}
+			switch {
+			case strings.HasSuffix(r.Entry, "1/recipe.json"):
+				if r.Image != nil || r.ImageErr == nil || !strings.Contains(r.ImageErr.Error(), "larger than 1 MB") {
+					t.Errorf("recipe with the huge photo: %s", got[len(got)-1])
+				}
+			case r.Image == nil || r.ImageErr != nil:
+				t.Errorf("recipe with a sound photo: %s", got[len(got)-1])
+			}
+		}
+		if len(got) != 2 {
+			t.Fatalf("read %q", got)
+		}
+	})
+
 	t.Run("invalid recipe among good ones", func(t *testing.T) {
 		t.Parallel()
 		b := archivetest.Zip(
@@ -349,5 +395,46 @@ func TestSingleRecipeFiles(t *testing.T) {
 				i++
 			}
 		})
+	}
+}
+
+// TestPaprikaPhotoForms: photo_data written as plain base64 or as a data
+// address (RFC 2397) gives the photo's bytes; text that is not base64
+// leaves the recipe without a photo and says why.
+func TestPaprikaPhotoForms(t *testing.T) {
+	t.Parallel()
+	photo := archivetest.JPEG(50)
+	b64 := base64.StdEncoding.EncodeToString(photo)
+	forms := []struct {
+		data     string
+		want     []byte
+		errorHas string
+	}{
+		{b64, photo, ""},
+		{"data:image/jpeg;base64," + b64, photo, ""},
+		{"not base64!", nil, "not base64"},
+	}
+	var files []archivetest.File
+	for i, f := range forms {
+		files = append(files, archivetest.File{Name: fmt.Sprintf("%d.paprikarecipe", i), Data: archivetest.GzipJSON(map[string]any{
+			"name": fmt.Sprintf("Recipe %d", i), "ingredients": "1 egg", "directions": "Boil the egg.", "photo_data": f.data})})
+	}
+	a, err := open(t, archivetest.Zip(files...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	for r := range a.Recipes() {
+		f := forms[i]
+		i++
+		if r.Err != nil || !bytes.Equal(r.Image, f.want) {
+			t.Errorf("%s: error %v, %d bytes, want %d", r.Entry, r.Err, len(r.Image), len(f.want))
+		}
+		if (f.errorHas == "") != (r.ImageErr == nil) || r.ImageErr != nil && !strings.Contains(r.ImageErr.Error(), f.errorHas) {
+			t.Errorf("%s: image error %v, want one with %q", r.Entry, r.ImageErr, f.errorHas)
+		}
+	}
+	if i != len(forms) {
+		t.Fatalf("read %d recipes", i)
 	}
 }

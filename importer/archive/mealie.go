@@ -129,8 +129,8 @@ func (z *zipArchive) mealieDownload() *Archive {
 	return z.perEntry(FormatMealie, func(n string) bool { return strings.HasSuffix(strings.ToLower(n), ".json") }, z.mealieExportRecipe)
 }
 
-func (z *zipArchive) mealieExportRecipe(name string) Recipe {
-	m, err := z.readObject(name)
+func (z *zipArchive) mealieExportRecipe(name string, f *zip.File) Recipe {
+	m, err := z.readObjectFile(f)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
@@ -139,7 +139,7 @@ func (z *zipArchive) mealieExportRecipe(name string) Recipe {
 		return rec
 	}
 	if mealieRecipeJSON(name) {
-		rec.Image = z.readImage(z.mealieImage(path.Dir(name) + "/images"))
+		z.setImage(&rec, z.mealieImage(path.Dir(name)+"/images"))
 		return rec
 	}
 	if !mealieFlatJSON(name) {
@@ -152,7 +152,7 @@ func (z *zipArchive) mealieExportRecipe(name string) Recipe {
 			}
 		}
 		if jsons == 1 {
-			rec.Image = z.readImage(z.mealieImage(path.Dir(name)))
+			z.setImage(&rec, z.mealieImage(path.Dir(name)))
 		}
 		return rec
 	}
@@ -164,11 +164,11 @@ func (z *zipArchive) mealieExportRecipe(name string) Recipe {
 	if slug == "" || strings.ContainsAny(slug, "/\\") {
 		return rec
 	}
-	rec.Image = z.readImage(z.mealieImage(path.Join(images, slug)))
+	z.setImage(&rec, z.mealieImage(path.Join(images, slug)))
 	if rec.Image == nil {
 		for _, n := range z.inDir(images) {
 			if isImageName(n) && strings.TrimSuffix(path.Base(n), path.Ext(n)) == slug {
-				rec.Image = z.readImage(z.file(n))
+				z.setImage(&rec, z.file(n))
 				break
 			}
 		}
@@ -223,7 +223,7 @@ func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) R
 	lines := mealieLines{settings: obj(m["settings"])}
 	if db != nil {
 		ings, steps, noteRows = rows(db.ingredients[id]), rows(db.steps[id]), rows(db.notes[id])
-		lines = mealieLines{settings: db.settings[id], units: db.units, foods: db.foods}
+		lines = mealieLines{settings: db.settings[id], units: db.units, foods: db.foods, recipes: db.recipes}
 		r.Categories = append(r.Categories, db.categories[id]...)
 		r.Tags = append(r.Tags, db.tags[id]...)
 	}
@@ -269,9 +269,9 @@ func noteText(n map[string]any) string {
 type mealieLines struct {
 	// settings are the recipe's settings (disableAmount), nil when unknown.
 	settings map[string]any
-	// units and foods are the backup's rows by id (nil for the export,
-	// whose ingredients nest them).
-	units, foods map[string]map[string]any
+	// units, foods and recipes are the backup's rows by id (nil for the
+	// export, whose ingredients nest them).
+	units, foods, recipes map[string]map[string]any
 }
 
 // text is the line Mealie shows: its own display text when stored, else
@@ -280,18 +280,33 @@ type mealieLines struct {
 // setting, on for recipes whose lines were never parsed) only the note,
 // which holds the whole line; otherwise quantity, unit (plural above one),
 // food (plural above one or without quantity) and note.
+//
+// Mealie 3 lets a line name another recipe in place of a food
+// (referencedRecipe in the export, referenced_recipe_id in a backup; the
+// frontend's use-recipe-ingredients.ts shows the recipe's name as the
+// food's): such a line is written from its parts with that name, which its
+// stored display text, made by a backend that knows only foods, may lack.
 func (l mealieLines) text(it map[string]any) string {
+	unit := l.row(it["unit"], l.units, it["unit_id"])
+	if ref := l.row(firstOf(it, "referencedRecipe", "referenced_recipe"), l.recipes, it["referenced_recipe_id"]); str(ref, "name") != "" &&
+		l.row(it["food"], l.foods, it["food_id"]) == nil {
+		return l.parts(it, unit, ref)
+	}
 	if d := str(it, "display"); d != "" {
 		return plainFractions(d)
 	}
 	if o := str(it, "originalText", "original_text"); o != "" {
 		return o
 	}
-	unit := l.row(it["unit"], l.units, it["unit_id"])
 	food := l.row(it["food"], l.foods, it["food_id"])
 	if l.amountsDisabled(it, food) {
 		return str(it, "note")
 	}
+	return l.parts(it, unit, food)
+}
+
+// parts writes a line from its quantity, unit, food and note.
+func (l mealieLines) parts(it, unit, food map[string]any) string {
 	q, _ := number(it["quantity"])
 	var parts []string
 	if q > 0 {
@@ -529,10 +544,10 @@ func (z *zipArchive) mealieBackup() (*Archive, error) {
 			}
 			rec := mealieRecipe(entry, m, db, id)
 			if rec.Err == nil {
-				rec.Image = z.readImage(z.mealieImage(root + "data/recipes/" + id + "/images"))
+				z.setImage(&rec, z.mealieImage(root+"data/recipes/"+id+"/images"))
 				if rec.Image == nil {
 					// SQLite backups name the folder by the hyphenless id.
-					rec.Image = z.readImage(z.mealieImage(root + "data/recipes/" + strings.ReplaceAll(id, "-", "") + "/images"))
+					z.setImage(&rec, z.mealieImage(root+"data/recipes/"+strings.ReplaceAll(id, "-", "")+"/images"))
 				}
 			}
 			if !yield(rec) {
@@ -546,7 +561,7 @@ func (z *zipArchive) mealieBackup() (*Archive, error) {
 type mealieTables struct {
 	ingredients, steps, notes map[string][]map[string]any
 	categories, tags          map[string][]string
-	units, foods              map[string]map[string]any
+	units, foods, recipes     map[string]map[string]any
 	settings                  map[string]map[string]any // recipe_settings by recipe
 	// unmapped names, by recipe, the fields the backup keeps in tables of
 	// their own (mealieSideTables) that hold something for the recipe.
@@ -597,6 +612,7 @@ func newMealieTables(t map[string]any) *mealieTables {
 		notes:       byRecipe(t["notes"]),
 		units:       idRows(t["ingredient_units"], "id"),
 		foods:       idRows(t["ingredient_foods"], "id"),
+		recipes:     idRows(t["recipes"], "id"),
 		settings:    idRows(t["recipe_settings"], "recipe_id"),
 		unmapped:    sideFields(t),
 	}

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"archive/zip"
 	"path"
 	"strings"
 
@@ -37,8 +38,8 @@ func (z *zipArchive) nextcloud() *Archive {
 // through another system may have them renamed).
 var nextcloudPhotos = []string{"full.jpg", "full.jpeg", "full.png", "full.webp"}
 
-func (z *zipArchive) nextcloudRecipe(name string) Recipe {
-	m, err := z.readObject(name)
+func (z *zipArchive) nextcloudRecipe(name string, f *zip.File) Recipe {
+	m, err := z.readObjectFile(f)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
@@ -57,7 +58,7 @@ func (z *zipArchive) nextcloudRecipe(name string) Recipe {
 	}
 	for _, img := range nextcloudPhotos {
 		if n, ok := photos[img]; ok {
-			rec.Image = z.readImage(z.file(n))
+			z.setImage(&rec, z.file(n))
 			break
 		}
 	}

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
@@ -10,6 +11,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"larder/importer/extract"
 )
@@ -21,9 +24,9 @@ import (
 // separated by blank lines or numbers), notes, servings, prep_time,
 // cook_time and total_time (text: "10 mins"), source, source_url,
 // categories (names), photo_data (the photo, base64-encoded JPEG; null
-// when the photo was added to the gallery, photos[].data, instead) and
-// image_url, with nutritional_info, difficulty, rating and further photos
-// that have no place here.
+// when the photo was added to the gallery, photos[].data, instead, with
+// photo and photo_hash naming it) and image_url, with nutritional_info,
+// difficulty, rating and further photos that have no place here.
 
 var paprikaUnmapped = []string{"nutritional_info", "difficulty", "rating", "photos", "on_favorites", "in_trash"}
 
@@ -85,8 +88,8 @@ func gunzip(gz []byte, lim Limits) ([]byte, error) {
 	return doc, nil
 }
 
-func (z *zipArchive) paprikaRecipe(name string) Recipe {
-	gz, err := z.read(z.file(name), z.lim.MaxDocumentBytes)
+func (z *zipArchive) paprikaRecipe(name string, f *zip.File) Recipe {
+	gz, err := z.read(f, z.lim.MaxDocumentBytes)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
@@ -128,16 +131,11 @@ func paprikaRecipe(entry string, m map[string]any, maxImage int64) Recipe {
 	if src := str(m, "source"); src != "" && r.SourceURL == "" {
 		rec.Unmapped = append(rec.Unmapped, "source")
 	}
-	// The main photo is photo_data; recipes whose photo was added in the
-	// gallery have photo_data null and the photo in photos[].data. The
-	// photos beyond the one taken are what stays unmapped.
-	photos := list(m["photos"])
-	rec.Image = base64Image(str(m, "photo_data"), maxImage)
-	if rec.Image == nil && len(photos) > 0 {
-		rec.Image = base64Image(str(obj(photos[0]), "data"), maxImage)
-		if rec.Image != nil && len(photos) == 1 {
-			rec.Unmapped = slices.DeleteFunc(rec.Unmapped, func(s string) bool { return s == "photos" })
-		}
+	var gallery bool
+	rec.Image, gallery, rec.ImageErr = paprikaPhoto(m, maxImage)
+	if gallery && len(list(m["photos"])) == 1 {
+		// The one photo of the gallery was taken: nothing is left out.
+		rec.Unmapped = slices.DeleteFunc(rec.Unmapped, func(s string) bool { return s == "photos" })
 	}
 	if rec.Image == nil {
 		if u := str(m, "image_url"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
@@ -147,25 +145,68 @@ func paprikaRecipe(entry string, m map[string]any, maxImage int64) Recipe {
 	return rec
 }
 
+// paprikaPhoto picks the recipe's main photo. It is photo_data, embedded in
+// the recipe. A recipe whose photo was added through the gallery has
+// photo_data null and its photos in photos[]: the main one is the entry
+// whose filename is the recipe's photo (or whose hash is its photo_hash),
+// and only when no entry is named so, the first. gallery says the photo
+// came from photos[]; err says why a photo the recipe holds was not read.
+func paprikaPhoto(m map[string]any, maxImage int64) (img []byte, gallery bool, err error) {
+	if data := str(m, "photo_data"); data != "" {
+		if img, err = base64Image(data, maxImage); err == nil {
+			return img, false, nil
+		}
+	}
+	photos := list(m["photos"])
+	if len(photos) == 0 {
+		return nil, false, err
+	}
+	main := obj(photos[0])
+	name, hash := str(m, "photo"), str(m, "photo_hash")
+	for _, p := range photos {
+		if o := obj(p); (name != "" && str(o, "filename") == name) || (hash != "" && str(o, "hash") == hash) {
+			main = o
+			break
+		}
+	}
+	if str(main, "data") == "" {
+		return nil, false, err
+	}
+	if img, gErr := base64Image(str(main, "data"), maxImage); gErr == nil {
+		return img, true, nil
+	} else if err == nil {
+		err = gErr
+	}
+	return nil, false, err
+}
+
 // base64Image decodes a photo written in base64, with or without line
-// breaks (MIME encoders wrap at 76 columns); nil when it is not base64 or
-// larger than maxImage.
-func base64Image(data string, maxImage int64) []byte {
-	if data == "" || int64(len(data)) > maxImage*4/3+maxImage/38+4 {
-		return nil
+// breaks (MIME encoders wrap at 76 columns) and with or without the
+// "data:image/jpeg;base64," that starts a data address (RFC 2397), which
+// holds the same bytes; it fails when the text is not base64 or the photo
+// is larger than maxImage.
+func base64Image(data string, maxImage int64) ([]byte, error) {
+	if rest, ok := strings.CutPrefix(data, "data:"); ok {
+		if _, payload, ok := strings.Cut(rest, ";base64,"); ok {
+			data = payload
+		}
 	}
-	data = strings.Join(strings.Fields(data), "")
-	img, err := base64.StdEncoding.DecodeString(data)
+	if int64(len(data)) > maxImage*4/3+maxImage/38+4 {
+		return nil, fmt.Errorf("the photo is larger than %d MB", maxImage>>20)
+	}
+	img, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(data), ""))
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("the photo is not base64: %w", err)
 	}
-	return img
+	return img, nil
 }
 
 // textSections reads a block of lines as written in Paprika and similar
 // apps: a line ending with ":" (or the app's "# Heading" style) names a
-// group. Steps are separated by blank lines, or are one per line; a single
-// block is split by the page reader's rules.
+// group, and so does a short line in capitals ("SAUCE") when the block's
+// other lines are not in capitals (some write a whole list so). Steps are
+// separated by blank lines, or are one per line; a single block is split
+// by the page reader's rules.
 func textSections(text string, steps bool) []extract.Section {
 	var b sections
 	var paras []string
@@ -181,9 +222,14 @@ func textSections(text string, steps bool) []extract.Section {
 			paras = extract.Steps(paras[0])
 		}
 	}
+	caps := slices.ContainsFunc(paras, func(l string) bool { return !inCapitals(l) })
 	for _, line := range paras {
 		if heading, ok := groupHeading(line); ok {
 			b.section(heading)
+			continue
+		}
+		if caps && inCapitals(line) && utf8.RuneCountInString(line) <= 40 && !strings.ContainsAny(line, "0123456789") {
+			b.section(strings.TrimSpace(line))
 			continue
 		}
 		b.item(line)
@@ -192,7 +238,7 @@ func textSections(text string, steps bool) []extract.Section {
 }
 
 // groupHeading recognizes a line naming a group: "For the sauce:", "#
-// Sauce", "SAUCE" (short, no digits).
+// Sauce".
 func groupHeading(line string) (string, bool) {
 	l := strings.TrimSpace(line)
 	if strings.HasPrefix(l, "#") {
@@ -202,4 +248,18 @@ func groupHeading(line string) (string, bool) {
 		return strings.TrimSuffix(l, ":"), true
 	}
 	return "", false
+}
+
+// inCapitals: the line has at least three letters and none in lower case.
+func inCapitals(line string) bool {
+	letters := 0
+	for _, r := range line {
+		switch {
+		case unicode.IsLower(r):
+			return false
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return letters >= 3
 }

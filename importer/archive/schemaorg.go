@@ -205,7 +205,7 @@ func (z *zipArchive) localImage(rec *Recipe) {
 	if name, ok := entryOf(rec.Recipe.ImageURL); ok {
 		rec.Recipe.ImageURL = ""
 		if f := z.file(name); f != nil && isImageName(name) {
-			rec.Image = z.readImage(f)
+			z.setImage(rec, f)
 		}
 	}
 	if _, ok := entryOf(rec.Recipe.SourceURL); ok {
@@ -322,30 +322,32 @@ func jsonSequence(doc []byte) ([]byte, error) {
 // here to count the recipes (for "n of m") and again, one at a time, when
 // the recipes are read.
 func (z *zipArchive) schemaOrg() *Archive {
+	// Files are kept by position: two entries may share a name.
 	type doc struct {
-		name  string
-		count int
+		name string
+		f    *zip.File
 	}
 	var docs []doc
 	total := 0
-	for _, name := range z.names() {
+	for i, name := range z.names() {
 		isHTML := isHTMLName(name)
 		if !isHTML && !strings.HasSuffix(strings.ToLower(name), ".json") {
 			continue
 		}
-		b, err := z.read(z.file(name), z.docLimit(name))
+		f := z.files[i]
+		b, err := z.read(f, z.docLimit(name))
 		switch {
 		case err != nil:
-			docs = append(docs, doc{name: name, count: -1})
+			docs = append(docs, doc{name, f})
 			total++
 		case isHTML:
 			if _, ok := fromHTML(name, b); ok {
-				docs = append(docs, doc{name: name, count: 1})
+				docs = append(docs, doc{name, f})
 				total++
 			}
 		default:
 			if n := len(extract.RecipeNodes(jsonText(b))); n > 0 {
-				docs = append(docs, doc{name: name, count: n})
+				docs = append(docs, doc{name, f})
 				total += n
 			}
 		}
@@ -358,7 +360,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 			return
 		}
 		for _, d := range docs {
-			b, err := z.read(z.file(d.name), z.docLimit(d.name))
+			b, err := z.read(d.f, z.docLimit(d.name))
 			if err != nil {
 				if !yield(Recipe{Entry: d.name, Err: err}) {
 					return
@@ -386,7 +388,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 				if rec.Err == nil {
 					z.localImage(&rec)
 					if rec.Image == nil && len(recs) == 1 {
-						rec.Image = z.readImage(z.imageBeside(d.name))
+						z.setImage(&rec, z.imageBeside(d.name))
 					}
 				}
 				if !yield(rec) {

@@ -66,8 +66,8 @@ func (z *zipArchive) tandoor() *Archive {
 	return z.perEntry(FormatTandoor, func(n string) bool { return strings.HasSuffix(strings.ToLower(n), ".zip") }, z.tandoorRecipe)
 }
 
-func (z *zipArchive) tandoorRecipe(name string) Recipe {
-	iz, err := z.nested(z.file(name))
+func (z *zipArchive) tandoorRecipe(name string, f *zip.File) Recipe {
+	iz, err := z.nested(f)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
@@ -82,13 +82,13 @@ func (z *zipArchive) tandoorZipRecipe(entry string, iz *zipArchive) Recipe {
 	if iz.file("recipe.json") == nil {
 		return Recipe{Entry: entry, Err: fmt.Errorf("%w: no recipe.json inside", ErrCorrupt)}
 	}
-	return iz.tandoorFolderRecipe(entry, "recipe.json")
+	return iz.tandoorFolderRecipe(entry, "recipe.json", iz.file("recipe.json"))
 }
 
 // tandoorFolderRecipe reads a recipe.json of Tandoor's and the image.* beside
 // it.
-func (z *zipArchive) tandoorFolderRecipe(entry, name string) Recipe {
-	m, err := z.readObject(name)
+func (z *zipArchive) tandoorFolderRecipe(entry, name string, f *zip.File) Recipe {
+	m, err := z.readObjectFile(f)
 	if err != nil {
 		return Recipe{Entry: entry, Err: err}
 	}
@@ -96,7 +96,7 @@ func (z *zipArchive) tandoorFolderRecipe(entry, name string) Recipe {
 	if rec.Err == nil {
 		for _, n := range z.inDir(path.Dir(name)) {
 			if strings.HasPrefix(strings.ToLower(path.Base(n)), "image") && isImageName(n) {
-				rec.Image = z.readImage(z.file(n))
+				z.setImage(&rec, z.file(n))
 				break
 			}
 		}
@@ -195,12 +195,21 @@ func (l tandoorLine) String() string {
 // tandoorParts reads an ingredient: the amount unless it has none, the
 // unit's and food's plural names for amounts above one or when the
 // ingredient says to always use them (Tandoor 1.5's always_use_plural_unit
-// and always_use_plural_food).
+// and always_use_plural_food). An ingredient marked no_amount keeps the
+// amount it had before in the export, hidden: its names are singular, as
+// both Tandoor 1.x (IngredientComponent.vue) and 2.x (pluralString in
+// vue3/src/utils/model_utils.ts) show them ("pinch salt", not "pinches").
+// The two versions disagree on amounts below one (2.x writes "0.5 cups");
+// an export does not say which version wrote it, and "½ cup" is how a cook
+// reads it, so the 1.x rule is kept for those.
 func tandoorParts(ing map[string]any) tandoorLine {
 	var l tandoorLine
 	amount, _ := number(ing["amount"])
 	noAmount, _ := ing["no_amount"].(bool)
-	if amount > 0 && !noAmount {
+	if noAmount {
+		amount = 0
+	}
+	if amount > 0 {
 		l.amount = trimFloat(amount)
 	}
 	name := func(k string) string {
@@ -310,5 +319,5 @@ func (z *zipArchive) isTandoorFolders() bool {
 
 func (z *zipArchive) tandoorFolders() *Archive {
 	return z.perEntry(FormatTandoor, func(n string) bool { return path.Base(n) == "recipe.json" },
-		func(n string) Recipe { return z.tandoorFolderRecipe(n, n) })
+		func(n string, f *zip.File) Recipe { return z.tandoorFolderRecipe(n, n, f) })
 }

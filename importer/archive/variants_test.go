@@ -33,6 +33,9 @@ type expect struct {
 	Unmapped           []string // must be reported (others may be too)
 	NotUnmapped        []string // must not be reported: the export holds no value for them
 	EntryHas           string
+	// ImageErrHas is in the reason a photo the archive holds was not read;
+	// empty: every photo it holds for the recipe was read.
+	ImageErrHas string
 }
 
 // variantExpect holds the expectations of archivetest.Variants by name:
@@ -320,6 +323,60 @@ var variantExpect = map[string]struct {
 			"## Roast", "Rub the skin with the butter.", "Dry the skin first for crispness.", "Roast for 1 hour 30 minutes, then rest for 15 minutes."},
 		Servings: 6, Total: 105, ImageURL: "https://roast.example.org/chicken.jpg",
 	}}},
+	"tandoor/2.x same names and hidden amounts": {archive.FormatTandoor, []expect{{
+		Title: "Pancakes", Ingredients: []string{"2 eggs", "pinch salt"}, Steps: []string{"Whisk and fry."},
+		Servings: 2, Prep: 10, Total: 10, Image: archivetest.JPEG(40),
+	}, {
+		Title: "Pancakes", Ingredients: []string{"1 banana, ripe", "1 cup milk"}, Steps: []string{"Mash the bananas, whisk and fry."},
+		Servings: 2, Prep: 10, Total: 10, Image: archivetest.PNG(41),
+	}}},
+	"paprika/gallery main photo": {archive.FormatPaprika, []expect{{
+		Title:       "Lemon Tart",
+		Ingredients: []string{"1 pastry case", "3 lemons", "150 g sugar", "3 eggs"},
+		Steps:       []string{"Whisk the juice, zest, sugar and eggs.", "Pour into the case and bake at 150 °C for 30 minutes."},
+		Servings:    8, Prep: 20, Cook: 30, Total: 50, Categories: []string{"Dessert"}, Image: archivetest.JPEG(43),
+		Unmapped: []string{"photos"},
+	}}},
+	"mealie/v3 export sub-recipe line": {archive.FormatMealie, []expect{{
+		Title:       "Margherita Pizza",
+		Ingredients: []string{"1 Pizza Dough", "1/2 cup Tomato Sauce", "125 g mozzarella torn"},
+		Steps:       []string{"Stretch the dough, spread the sauce and scatter the cheese.", "Bake at 250 °C for 10 minutes."},
+		Servings:    2, Prep: 15, Cook: 10, Total: 25,
+	}}},
+	"mealie/v3 backup sub-recipe line": {archive.FormatMealieBackup, []expect{{
+		Title: "Calzone", Ingredients: []string{"2 Pizza Dough", "100 g ham"}, Steps: []string{"Fill the dough with the ham, fold and bake."},
+		Servings: 2, Cook: 15, Total: 15,
+	}, {
+		Title: "Pizza Dough", Ingredients: []string{"500 g flour"}, Steps: []string{"Knead and rest for an hour."},
+		Servings: 4, Prep: 10, Total: 10,
+	}}},
+	"nextcloud/windows-1252 recipe.json": {archive.FormatNextcloud, []expect{{
+		Title:       "Crème brûlée",
+		Ingredients: []string{"500 ml crème fraîche", "5 jaunes d'œufs", "100 g sucre"},
+		Steps:       []string{"Chauffer la crème – sans bouillir.", "Cuire au bain-marie."},
+		Servings:    4, Categories: []string{"Dessert"}, Tags: []string{"français", "crème"}, Image: archivetest.JPEG(44),
+	}}},
+	"schema/windows-1252 json": {archive.FormatSchemaOrg, []expect{{
+		Title:       "Gâteau basque",
+		Ingredients: []string{"250 g farine", "2 œufs", "150 g crème pâtissière"},
+		Steps:       []string{"Préparer la pâte.", "Garnir de crème – puis cuire 40 minutes."},
+		Servings:    8,
+	}}},
+	"paprika/headings in capitals": {archive.FormatPaprika, []expect{{
+		Title: "Lasagne",
+		Ingredients: []string{"## MEAT SAUCE", "500 g beef mince", "1 onion", "400 g passata", "## BÉCHAMEL", "50 g butter", "50 g flour", "500 ml milk",
+			"## TO FINISH", "12 lasagne sheets", "100 g parmesan"},
+		Steps: []string{"## MEAT SAUCE", "Brown the mince with the onion, add the passata and simmer 45 minutes.", "## BÉCHAMEL",
+			"Cook the butter and flour, whisk in the milk until thick.", "## TO FINISH", "Layer sauce, sheets and béchamel; top with parmesan and bake 40 minutes."},
+		Servings: 6, Prep: 30, Cook: 85, Total: 115,
+	}}},
+	"nextcloud/damaged photo": {archive.FormatNextcloud, []expect{{
+		Title: "Lentil Salad", Ingredients: []string{"200 g lentils", "1 shallot"}, Steps: []string{"Cook the lentils.", "Dress with the shallot."},
+		Servings: 2, ImageErrHas: "Lentil Salad/full.jpg",
+	}, {
+		Title: "Green Salad", Ingredients: []string{"1 lettuce"}, Steps: []string{"Wash and dress."},
+		Servings: 2, Image: archivetest.JPEG(46),
+	}}},
 }
 
 // TestVariants reads each real app's export shape (archivetest.Variants,
@@ -423,6 +480,12 @@ func checkRecipe(t *testing.T, r archive.Recipe, w expect) {
 	}
 	if !strings.Contains(r.Entry, w.EntryHas) {
 		diff("entry", r.Entry, "containing "+w.EntryHas)
+	}
+	switch {
+	case w.ImageErrHas == "" && r.ImageErr != nil:
+		diff("image error", r.ImageErr, "none")
+	case w.ImageErrHas != "" && (r.ImageErr == nil || !strings.Contains(r.ImageErr.Error(), w.ImageErrHas)):
+		diff("image error", r.ImageErr, "naming "+w.ImageErrHas)
 	}
 }
 

@@ -42,7 +42,7 @@ func Variants() []Variant {
 		{"schema/json lines", "JSON Lines dumps (one schema.org Recipe per line), as scrapers and recipe-scrapers exports write them", schemaJSONLines()},
 		{"schema/gzipped json", "a JSON file of recipes gzipped (.json.gz)", schemaGzip()},
 		{"schema/bom relative image", "a zip of JSON files saved by Windows tools with a UTF-8 BOM, the image referenced by a relative path with an upper-case extension", schemaBOMRelativeImage()},
-	}, moreVariants()...)
+	}, append(moreVariants(), gapVariants()...)...)
 }
 
 // zipOf builds a zip from name, content pairs; an image (by extension) is

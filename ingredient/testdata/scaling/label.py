@@ -12,6 +12,7 @@ text never comes from the code under test. It writes, for each vector:
 
 Run it after editing marks: python3 label.py vectors.json
 """
+import html
 import json
 import re
 import sys
@@ -27,7 +28,9 @@ VG = "".join(VULGAR)
 
 
 def parse_number(text):
-    """Returns (value, style) of a number as written."""
+    """Returns (value, style) of a number as written. A character reference left from a web page
+    reads as the character it stands for ("1&frac12;" is "1½"), as the issue says."""
+    text = html.unescape(text)
     m = re.fullmatch(r"(\d+)(\s+and\s+|\s+|-)(\d+)([/⁄])(\d+)", text)
     if m:
         style = "fraction-slash" if m[4] == "⁄" else "hyphen-fraction" if m[2] == "-" else "ascii-fraction"
@@ -120,7 +123,7 @@ def range_styles(segs):
     nums = [i for i, s in enumerate(segs) if s[0] == "num"]
     styles = {i: parse_number(segs[i][1])[1] for i in nums}
     for a, b in zip(nums, nums[1:]):
-        if b == a + 2 and segs[a + 1][0] == "text" and RANGE_SEP.fullmatch(segs[a + 1][1]):
+        if b == a + 2 and segs[a + 1][0] == "text" and RANGE_SEP.fullmatch(html.unescape(segs[a + 1][1])):
             sa, sb = styles[a], styles[b]
             if sa == "integer" and sb in BORROWS:
                 styles[a] = sb

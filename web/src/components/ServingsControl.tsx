@@ -85,8 +85,3 @@ export function parseAmount(text: string): number {
   return /^\d+(\.\d+)?$|^\.\d+$/.test(t) ? Number(t) : NaN;
 }
 
-/** Scale factor from the control's value. */
-export function factorFor(base: number | null, value: number): number {
-  if (base != null && base > 0) return value / base;
-  return value > 0 ? value : 1;
-}

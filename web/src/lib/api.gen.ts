@@ -3913,7 +3913,7 @@ export interface components {
             };
         };
         /**
-         * @description A quantity in an ingredient line: one number, or a range of two. Offsets are UTF-16 code units of text (as JavaScript indexes strings), end exclusive. Without a range the number is text[start:end]; with one (max set) the lower number is text[start:valueEnd], the upper one text[maxStart:end], and the text between them ("-", " to ", " cup to ") is kept as written.
+         * @description A quantity in an ingredient line: one number, or a range of two. Offsets are UTF-16 code units of text (as JavaScript indexes strings), end exclusive. Without a range the number is text[start:end]; with one (max set) the lower number is text[start:valueEnd], the upper one text[maxStart:end], and the text between them ("-", " to ", " cup to ") is kept as written. word is the word that agrees with the amount (the upper number of a range) and valueWord the unit written again after the lower number ("1 cup to 1 1/2 cups"); both are given only in a line that reads as English, for a unit or counted noun with two forms ("cup", "eggs", "loaf" in "1 loaf brioche bread"; not "tsp", not "1 orange sanguine", not after an article as in "½ a lemon"). A client writes word.other when the scaled number is more than 1 and word.one otherwise, but only when the amount crosses 1; it decides nothing else about words.
          * @example {
          *       "end": 3,
          *       "max": 3,
@@ -3922,12 +3922,18 @@ export interface components {
          *       "start": 0,
          *       "style": "integer",
          *       "unit": {
-         *         "end": 8,
+         *         "end": 15,
          *         "key": "tbsp",
          *         "start": 4
          *       },
          *       "value": 2,
-         *       "valueEnd": 1
+         *       "valueEnd": 1,
+         *       "word": {
+         *         "end": 8,
+         *         "one": "tablespoon",
+         *         "other": "tablespoons",
+         *         "start": 4
+         *       }
          *     }
          */
         IngredientAmount: {
@@ -3941,11 +3947,6 @@ export interface components {
              * @enum {string}
              */
             maxStyle?: "integer" | "decimal" | "decimal-comma" | "ascii-fraction" | "hyphen-fraction" | "fraction-slash" | "unicode" | "unicode-spaced";
-            /** @description For a number without a unit, the words naming what it counts ("2 large eggs" → "eggs", "1 large loaf brioche bread" → "loaf brioche bread"); the last of them that has a singular and a plural form may take the other form when the scaled amount crosses 1. Given only in a line that reads as English, since the forms are English ("1 orange sanguine" has none), and not after an article ("½ a lemon"). */
-            noun?: {
-                end: number;
-                start: number;
-            };
             start: number;
             /**
              * @description How the number is written, so a scaled number is written the same way: "2", "1.5", "1,5", "1/2" or "1 1/2", "1-1/2", "1⁄2" (U+2044), "½" or "1½", "1 ½".
@@ -3980,6 +3981,8 @@ export interface components {
                 key: string;
                 start: number;
             };
+            valueWord?: components["schemas"]["WordForms"];
+            word?: components["schemas"]["WordForms"];
         };
         Job: {
             /** Format: date-time */
@@ -4293,6 +4296,7 @@ export interface components {
             nextCursor: string | null;
             total: number;
         };
+        /** @description A line of a list. word, for a count without a unit, is the word of text that agrees with quantity ("onions" in "red onions"), given when the line the item came from reads as English; a client writes word.other when quantity is more than 1, else word.one. */
         ShoppingItem: {
             /** @enum {string} */
             aisle: "produce" | "bakery" | "meat and fish" | "dairy" | "frozen" | "pantry" | "spices" | "drinks" | "other";
@@ -4312,10 +4316,16 @@ export interface components {
             quantity: number | null;
             /** @description Where the amount came from; expandable in the client. */
             sources: components["schemas"]["ShoppingItemSource"][];
-            /** @description What to buy: the food as the first line that made the item wrote it ("eggs"), or what the user typed. The amount may be a sum or scaled: a client shows a counted name (unit "") in the number of quantity ("onion" with 2 reads "2 onions"; the web client uses its table of English forms). */
+            /** @description What to buy: the food as the first line that made the item wrote it ("eggs"), or what the user typed. The amount may be a sum or scaled: a client shows a counted name (unit "") in the number of quantity through word ("onion" with 2 reads "2 onions"). */
             text: string;
             /** @description Unit of quantity (tsp, tbsp, cup, fl oz, ml, l, g, kg, oz, lb, or a unit of its own such as clove or can); "" for a count. */
             unit: string;
+            /** @description The unit's word for one and for more than one ("cup", "cups"); a client writes other when quantity is more than 1. Absent for a unit with one form ("tbsp", "ml") or without a quantity. */
+            unitForms?: {
+                one: string;
+                other: string;
+            };
+            word?: components["schemas"]["WordForms"];
         };
         ShoppingItemAnswer: {
             item: components["schemas"]["ShoppingItem"];
@@ -4412,6 +4422,25 @@ export interface components {
         };
         UserResponse: {
             user: components["schemas"]["User"];
+        };
+        /** @description A word of a line that agrees with a number, as a span in UTF-16 code units of the text, with its form for one and for more than one, each in the case the line writes it ("Cups" gives "Cup" and "Cups"). */
+        WordForms: {
+            end: number;
+            /**
+             * @example cup
+             * @example egg
+             * @example loaf
+             * @example litre
+             */
+            one: string;
+            /**
+             * @example cups
+             * @example eggs
+             * @example loaves
+             * @example litres
+             */
+            other: string;
+            start: number;
         };
     };
     responses: {

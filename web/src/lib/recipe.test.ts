@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flattenSteps, ingredientsByStep, recipeToInput } from './recipe';
+import { flattenSteps, ingredientsByStep, recipeToInput, scaledAt } from './recipe';
 import type { Recipe } from './api';
 import { fromDrafts, moveItem, moveSection, toDrafts, type SectionDraft } from '../components/SectionsEditor';
 
@@ -55,6 +55,23 @@ describe('recipe helpers', () => {
     ]);
     expect([...m.get('s1')!]).toEqual(['i1', 'i2']);
     expect(m.get('s2')).toBeUndefined();
+  });
+});
+
+describe('scaledAt', () => {
+  // The recipe page and cooking mode write lines through it; the spans are what the API gives.
+  const flour = {
+    text: '2 cups flour',
+    amounts: [{ start: 0, end: 1, value: 2, style: 'integer' as const, word: { start: 2, end: 6, one: 'cup', other: 'cups' } }],
+  };
+  it('writes a line at the chosen servings of the recipe', () => {
+    expect(scaledAt(8, 4)(flour)).toBe('1 cup flour');
+    expect(scaledAt(8, 12)(flour)).toBe('3 cups flour');
+    expect(scaledAt(8, 8)(flour)).toBe('2 cups flour');
+  });
+  it('takes the chosen number as the factor when the recipe states no servings', () => {
+    expect(scaledAt(null, 2)(flour)).toBe('4 cups flour');
+    expect(scaledAt(null, 0)(flour)).toBe('2 cups flour');
   });
 });
 

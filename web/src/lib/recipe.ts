@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router';
 import type { Recipe, RecipeInput } from './api';
+import { factorFor, scaleIngredient, type ScalableIngredient } from './scaling';
 
 /** The PUT body that leaves a recipe as it is (item ids kept, so mappings survive). */
 export function recipeToInput(r: Recipe): RecipeInput {
@@ -25,8 +26,23 @@ export function recipeToInput(r: Recipe): RecipeInput {
   };
 }
 
-/** The servings chosen in the URL (?servings=), else the recipe's own (or factor 1). */
-export function useServings(recipe: Recipe | undefined): [number, (v: number) => void] {
+/** Writes an ingredient line at the servings chosen. */
+export type ScaledLine = (ingredient: ScalableIngredient) => string;
+
+/**
+ * The one way a page writes ingredient lines at chosen servings: the recipe page (and its print) and
+ * cooking mode both show scaledAt(recipe's servings, chosen)(ingredient), so they read the same.
+ */
+export function scaledAt(base: number | null, servings: number): ScaledLine {
+  const factor = factorFor(base, servings);
+  return (ingredient) => scaleIngredient(ingredient, factor);
+}
+
+/**
+ * The servings chosen in the URL (?servings=), else the recipe's own (or factor 1), their setter, and
+ * the lines written at them (scaledAt).
+ */
+export function useServings(recipe: Recipe | undefined): [number, (v: number) => void, ScaledLine] {
   const [params, setParams] = useSearchParams();
   const base = recipe?.servings ?? null;
   const fromUrl = Number(params.get('servings'));
@@ -41,7 +57,7 @@ export function useServings(recipe: Recipe | undefined): [number, (v: number) =>
       },
       { replace: true },
     );
-  return [value, set];
+  return [value, set, scaledAt(base, value)];
 }
 
 

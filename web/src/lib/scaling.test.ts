@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, inflect, readable, scaleIngredient, type AmountStyle, type IngredientAmount } from './scaling';
+import { formatAmount, formFor, readable, scaleIngredient, type AmountStyle, type IngredientAmount } from './scaling';
 
 // The spans here are written by hand in the shape the API gives; the shared vectors
 // (scaling.vectors.test.ts) run the real reader's output.
@@ -65,40 +65,28 @@ describe('readable', () => {
   });
 });
 
-describe('inflect', () => {
+describe('formFor', () => {
+  const cup = { one: 'cup', other: 'cups' };
   it.each([
-    ['cup', false, true, 'cups'],
-    ['cups', true, false, 'cup'],
-    ['Cup', false, true, 'Cups'],
-    ['CUP', false, true, 'CUPS'],
-    ['potato', false, true, 'potatoes'],
-    ['leaves', true, false, 'leaf'],
-    ['eggs', true, false, 'egg'],
-  ] as const)('%s (%s → %s) → %s', (word, was, is, expected) => {
-    expect(inflect(word, was, is)).toBe(expected);
-  });
-
-  it.each([
-    ['tsp', false, true],
-    ['oz', false, true],
-    ['zucchini', false, true],
-    ['cups', true, true],
-    ['cup', false, false],
-  ] as const)('%s (%s → %s) stays', (word, was, is) => {
-    expect(inflect(word, was, is)).toBeNull();
+    [2, 'cups'],
+    [1.5, 'cups'],
+    [1, 'cup'],
+    [0.5, 'cup'],
+  ] as const)('%d → %s', (n, expected) => {
+    expect(formFor(cup, n)).toBe(expected);
   });
 });
 
 const cupMilk: { text: string; amounts: IngredientAmount[] } = {
   text: '1 cup (240 ml) milk',
   amounts: [
-    { start: 0, end: 1, value: 1, style: 'integer', unit: { start: 2, end: 5, key: 'cup' } },
+    { start: 0, end: 1, value: 1, style: 'integer', unit: { start: 2, end: 5, key: 'cup' }, word: { start: 2, end: 5, one: 'cup', other: 'cups' } },
     { start: 7, end: 10, value: 240, style: 'integer', unit: { start: 11, end: 13, key: 'ml' } },
   ],
 };
 
 describe('scaleIngredient', () => {
-  it('rewrites every span and inflects the unit', () => {
+  it('rewrites every span and writes the unit in the form the server gives', () => {
     expect(scaleIngredient(cupMilk, 2)).toBe('2 cups (480 ml) milk');
     expect(scaleIngredient(cupMilk, 0.5)).toBe('1/2 cup (120 ml) milk');
   });
@@ -112,26 +100,23 @@ describe('scaleIngredient', () => {
   });
 
   it('counts surrogate pairs as two code units, as the API does', () => {
-    const ing = { text: '🥚 2 eggs', amounts: [{ start: 3, end: 4, value: 2, style: 'integer', noun: { start: 5, end: 9 } } as IngredientAmount] };
+    const ing = { text: '🥚 2 eggs', amounts: [{ start: 3, end: 4, value: 2, style: 'integer', word: { start: 5, end: 9, one: 'egg', other: 'eggs' } } as IngredientAmount] };
     expect(scaleIngredient(ing, 0.5)).toBe('🥚 1 egg');
   });
 
-  it('inflects the last word of a counted name that the table knows', () => {
-    const ing = { text: '1 large loaf brioche bread', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 8, end: 26 } } as IngredientAmount] };
-    expect(scaleIngredient(ing, 2)).toBe('2 large loaves brioche bread');
-    const unknown = { text: '1 small kohlrabi', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 8, end: 16 } } as IngredientAmount] };
-    expect(scaleIngredient(unknown, 2)).toBe('2 small kohlrabi');
-    const added = { text: '1 salmon steak', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 14 } } as IngredientAmount] };
-    expect(scaleIngredient(added, 2)).toBe('2 salmon steaks');
-    const head = { text: '1 chicken stock cube', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 20 } } as IngredientAmount] };
-    expect(scaleIngredient(head, 2)).toBe('2 chicken stock cubes');
+  it('changes a word only when the amount crosses 1', () => {
+    const ing = { text: '2 Cups flour', amounts: [{ start: 0, end: 1, value: 2, style: 'integer', word: { start: 2, end: 6, one: 'Cup', other: 'Cups' } } as IngredientAmount] };
+    expect(scaleIngredient(ing, 0.5)).toBe('1 Cup flour');
+    expect(scaleIngredient(ing, 0.75)).toBe('1 1/2 Cups flour');
+    expect(scaleIngredient(ing, 3)).toBe('6 Cups flour');
+    // As written, even when the writer's form disagrees with the number: only a crossing changes it.
+    const odd = { text: '½ cups milk', amounts: [{ start: 0, end: 1, value: 0.5, style: 'unicode', word: { start: 2, end: 6, one: 'cup', other: 'cups' } } as IngredientAmount] };
+    expect(scaleIngredient(odd, 1.5)).toBe('¾ cups milk');
   });
 
-  it('counts a leading word that portions the food after it', () => {
-    const cube = { text: '1 cube chicken bouillon', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 23 } } as IngredientAmount] };
-    expect(scaleIngredient(cube, 2)).toBe('2 cubes chicken bouillon');
-    const chicken = { text: '1 rotisserie chicken', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', noun: { start: 2, end: 20 } } as IngredientAmount] };
-    expect(scaleIngredient(chicken, 2)).toBe('2 rotisserie chickens');
+  it('keeps every word the server gives no forms for', () => {
+    const ing = { text: '1 litre de lait', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', unit: { start: 2, end: 7, key: 'l' } } as IngredientAmount] };
+    expect(scaleIngredient(ing, 2)).toBe('2 litre de lait');
   });
 
   it('makes each unit of a range written with two agree with its own number', () => {
@@ -141,6 +126,7 @@ describe('scaleIngredient', () => {
         {
           start: 0, end: 14, value: 1, style: 'integer', valueEnd: 1, max: 1.5, maxStart: 9, maxStyle: 'ascii-fraction',
           valueUnit: { start: 2, end: 5, key: 'cup' }, unit: { start: 15, end: 19, key: 'cup' },
+          valueWord: { start: 2, end: 5, one: 'cup', other: 'cups' }, word: { start: 15, end: 19, one: 'cup', other: 'cups' },
         } as IngredientAmount,
       ],
     };
@@ -155,18 +141,6 @@ describe('scaleIngredient', () => {
     expect(scaleIngredient(nbsp, 1.5)).toBe('2\u00a0¼ cups water');
     const plain = { text: '2 cups water', amounts: [{ start: 0, end: 1, value: 2, style: 'integer' } as IngredientAmount] };
     expect(scaleIngredient(plain, 0.75)).toBe('1 1/2 cups water');
-  });
-
-  it('leaves a unit written with both forms alone', () => {
-    const ing = { text: '1 tablespoon(s) oil', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', unit: { start: 2, end: 12, key: 'tbsp' } } as IngredientAmount] };
-    expect(scaleIngredient(ing, 2)).toBe('2 tablespoon(s) oil');
-  });
-
-  it('keeps a hyphenated unit as written', () => {
-    const ing = { text: '1 1-inch piece ginger', amounts: [{ start: 0, end: 1, value: 1, style: 'integer' } as IngredientAmount] };
-    expect(scaleIngredient(ing, 2)).toBe('2 1-inch piece ginger');
-    const inch = { text: '1-inch piece ginger', amounts: [{ start: 0, end: 1, value: 1, style: 'integer', unit: { start: 2, end: 6, key: 'inch' } } as IngredientAmount] };
-    expect(scaleIngredient(inch, 2)).toBe('2-inch piece ginger');
   });
 
   it.each([1, 0, -1, Number.NaN, Number.POSITIVE_INFINITY])('returns the text as is at factor %d', (f) => {

@@ -14,9 +14,10 @@
  *   hyphenated, U+2044 stays U+2044, a decimal comma stays a comma, and a decimal input gives a
  *   decimal output when the result is exact in two places. A whole number at one end of a range
  *   takes the fraction style of the other end ("½-1" × 1.5 → "¾-1½").
- * - An English unit or counted noun from a small table takes its singular or plural form when the
- *   amount crosses 1 ("1 cup" → "2 cups", "2 eggs" → "1 egg"); abbreviations and unknown words
- *   stay as written. Nothing else in the line changes.
+ * - The word that agrees with an amount (IngredientAmount.word: a unit or counted noun, given by the
+ *   server with both its forms, only in a line that reads as English) takes its other form when the
+ *   amount crosses 1 ("1 cup" → "2 cups", "2 eggs" → "1 egg"). The client holds no table of words
+ *   and never guesses a form. Nothing else in the line changes.
  * A factor of 1 (or one that is not a positive finite number), and a line without amounts, give
  * the text back byte for byte.
  */
@@ -25,6 +26,9 @@ import type { components } from './api.gen';
 
 /** A quantity in an ingredient line, offsets in UTF-16 code units (the API's IngredientAmount). */
 export type IngredientAmount = components['schemas']['IngredientAmount'];
+
+/** A word that agrees with a number, with its form for one and for more than one (the API's WordForms). */
+export type WordForms = components['schemas']['WordForms'];
 
 /** How a number is written (IngredientAmount.style). */
 export type AmountStyle = IngredientAmount['style'];
@@ -64,6 +68,12 @@ interface Edit {
   text: string;
 }
 
+/** The factor from a recipe's servings (base; null when it states none) to the servings chosen. */
+export function factorFor(base: number | null, value: number): number {
+  if (base != null && base > 0) return value / base;
+  return value > 0 ? value : 1;
+}
+
 /** Returns the ingredient's text with every amount multiplied by factor. */
 export function scaleIngredient(ingredient: ScalableIngredient, factor: number): string {
   const { text, amounts } = ingredient;
@@ -82,8 +92,8 @@ export function scaleIngredient(ingredient: ScalableIngredient, factor: number):
     } else {
       edits.push({ start: a.start, end: a.end, text: low.text });
     }
-    agree(edits, text, a.unit ?? lastInTable(text, a.noun), a.max ?? a.value, shown);
-    if (a.valueUnit) agree(edits, text, a.valueUnit, a.value, low.shown);
+    agree(edits, a.word, a.max ?? a.value, shown);
+    agree(edits, a.valueWord, a.value, low.shown);
   }
   edits.sort((x, y) => y.start - x.start);
   let out = text;
@@ -98,26 +108,6 @@ export function scaleIngredient(ingredient: ScalableIngredient, factor: number):
 }
 
 /**
- * The word within span that the number counts: the head of an English noun phrase is its last noun
- * ("red bell pepper" → "pepper", "chicken stock cube" → "cube"), so the last word with two forms
- * in the table; but a word that portions what follows counts when it leads ("loaf brioche bread"
- * → "loaf", "cube chicken bouillon" → "cube").
- */
-export function lastInTable(text: string, span: { start: number; end: number } | undefined) {
-  if (!span) return undefined;
-  const words = /[\p{L}\p{M}'’-]+/gu;
-  words.lastIndex = span.start;
-  let found: { start: number; end: number } | undefined;
-  for (let m = words.exec(text); m && m.index < span.end; m = words.exec(text)) {
-    const w = m[0].toLowerCase();
-    if (!PLURAL.has(w) && !SINGULAR.has(w)) continue;
-    found = { start: m.index, end: m.index + m[0].length };
-    if (m.index === span.start && PORTIONS.has(PLURAL.has(w) ? w : SINGULAR.get(w)!)) break;
-  }
-  return found;
-}
-
-/**
  * The style of one end of a range: a whole number paired with a unicode fraction or a U+2044 one
  * writes its fractions the same way ("½-1" × 1.5 → "¾-1½", not "¾-1 1/2").
  */
@@ -125,13 +115,14 @@ function rangeStyle(own: AmountStyle, other: AmountStyle): AmountStyle {
   return own === 'integer' && (other === 'unicode' || other === 'unicode-spaced' || other === 'fraction-slash') ? other : own;
 }
 
-/** Adds the edit that makes word agree with an amount that went from before to shown, if any. */
-function agree(edits: Edit[], text: string, word: { start: number; end: number } | undefined, before: number, shown: number) {
-  // "1-inch piece", "15-ounce can": a unit joined by a hyphen is an adjective, with one form;
-  // "tablespoon(s)" already has both.
-  if (!word || text[word.start - 1] === '-' || text[word.end] === '(') return;
-  const inflected = inflect(text.slice(word.start, word.end), before > 1, shown > 1);
-  if (inflected != null) edits.push({ start: word.start, end: word.end, text: inflected });
+/** Adds the edit that writes word in the form for shown, when the amount crossed 1 from before. */
+function agree(edits: Edit[], word: WordForms | undefined, before: number, shown: number) {
+  if (word && before > 1 !== shown > 1) edits.push({ start: word.start, end: word.end, text: formFor(word, shown) });
+}
+
+/** The form of a word that agrees with n: its plural above 1, else its singular. */
+export function formFor(word: Pick<WordForms, 'one' | 'other'>, n: number): string {
+  return n > 1 ? word.other : word.one;
 }
 
 /** What joins the whole number and the fraction of a mixed number as written ("1 and 1/2"). */
@@ -201,190 +192,4 @@ function decimal(value: number, comma: boolean): { text: string; shown: number }
   if (shown === 0 && value > 0) shown = Number(value.toPrecision(2));
   const text = String(shown);
   return { text: comma ? text.replace('.', ',') : text, shown };
-}
-
-/**
- * English units and counted nouns with two forms. Only these change, and only when the amount
- * crosses 1; abbreviations ("tsp", "oz", "g") have one form and are not listed, and neither are
- * metric words that other languages spell the same ("10 gram" in Danish, "1 kilogram" in Polish).
- */
-const FORMS: Array<[singular: string, plural: string]> = [
-  ['cup', 'cups'],
-  ['tablespoon', 'tablespoons'],
-  ['teaspoon', 'teaspoons'],
-  ['ounce', 'ounces'],
-  ['pound', 'pounds'],
-  ['quart', 'quarts'],
-  ['pint', 'pints'],
-  ['gallon', 'gallons'],
-  ['pinch', 'pinches'],
-  ['dash', 'dashes'],
-  ['drop', 'drops'],
-  ['splash', 'splashes'],
-  ['handful', 'handfuls'],
-  ['clove', 'cloves'],
-  ['can', 'cans'],
-  ['tin', 'tins'],
-  ['jar', 'jars'],
-  ['bottle', 'bottles'],
-  ['package', 'packages'],
-  ['pack', 'packs'],
-  ['packet', 'packets'],
-  ['box', 'boxes'],
-  ['bag', 'bags'],
-  ['carton', 'cartons'],
-  ['container', 'containers'],
-  ['stick', 'sticks'],
-  ['bunch', 'bunches'],
-  ['head', 'heads'],
-  ['sprig', 'sprigs'],
-  ['stalk', 'stalks'],
-  ['slice', 'slices'],
-  ['piece', 'pieces'],
-  ['sheet', 'sheets'],
-  ['knob', 'knobs'],
-  ['ear', 'ears'],
-  ['inch', 'inches'],
-  ['egg', 'eggs'],
-  ['yolk', 'yolks'],
-  ['onion', 'onions'],
-  ['shallot', 'shallots'],
-  ['lemon', 'lemons'],
-  ['lime', 'limes'],
-  ['orange', 'oranges'],
-  ['apple', 'apples'],
-  ['banana', 'bananas'],
-  ['potato', 'potatoes'],
-  ['tomato', 'tomatoes'],
-  ['carrot', 'carrots'],
-  ['avocado', 'avocados'],
-  ['cucumber', 'cucumbers'],
-  ['leek', 'leeks'],
-  ['fillet', 'fillets'],
-  ['breast', 'breasts'],
-  ['thigh', 'thighs'],
-  ['leaf', 'leaves'],
-  ['tortilla', 'tortillas'],
-  ['bun', 'buns'],
-  ['block', 'blocks'],
-  ['loaf', 'loaves'],
-  ['envelope', 'envelopes'],
-  ['scallion', 'scallions'],
-  ['steak', 'steaks'],
-  ['chop', 'chops'],
-  ['cutlet', 'cutlets'],
-  ['sausage', 'sausages'],
-  ['drumstick', 'drumsticks'],
-  ['wing', 'wings'],
-  ['rib', 'ribs'],
-  ['roll', 'rolls'],
-  ['muffin', 'muffins'],
-  ['bagel', 'bagels'],
-  ['biscuit', 'biscuits'],
-  ['cracker', 'crackers'],
-  ['cookie', 'cookies'],
-  ['strip', 'strips'],
-  ['wedge', 'wedges'],
-  ['radish', 'radishes'],
-  ['beet', 'beets'],
-  ['peach', 'peaches'],
-  ['pear', 'pears'],
-  ['plum', 'plums'],
-  ['mango', 'mangoes'],
-  ['anchovy', 'anchovies'],
-  ['scallop', 'scallops'],
-  ['bulb', 'bulbs'],
-  ['cube', 'cubes'],
-  ['tub', 'tubs'],
-  ['pot', 'pots'],
-  ['glass', 'glasses'],
-  ['scoop', 'scoops'],
-  ['dollop', 'dollops'],
-  ['squeeze', 'squeezes'],
-  ['rasher', 'rashers'],
-  ['portion', 'portions'],
-  ['pod', 'pods'],
-  ['bean', 'beans'],
-  ['stem', 'stems'],
-  ['spear', 'spears'],
-  ['floret', 'florets'],
-  ['half', 'halves'],
-  ['white', 'whites'],
-  ['pepper', 'peppers'],
-  ['chili', 'chilies'],
-  ['chile', 'chiles'],
-  ['chilli', 'chillies'],
-  ['jalapeño', 'jalapeños'],
-  ['jalapeno', 'jalapenos'],
-  ['eggplant', 'eggplants'],
-  ['aubergine', 'aubergines'],
-  ['courgette', 'courgettes'],
-  ['parsnip', 'parsnips'],
-  ['turnip', 'turnips'],
-  ['russet', 'russets'],
-  ['mushroom', 'mushrooms'],
-  ['cabbage', 'cabbages'],
-  ['tomatillo', 'tomatillos'],
-  ['plantain', 'plantains'],
-  ['olive', 'olives'],
-  ['pickle', 'pickles'],
-  ['gherkin', 'gherkins'],
-  ['fig', 'figs'],
-  ['date', 'dates'],
-  ['apricot', 'apricots'],
-  ['nectarine', 'nectarines'],
-  ['clementine', 'clementines'],
-  ['tangerine', 'tangerines'],
-  ['grapefruit', 'grapefruits'],
-  ['kiwi', 'kiwis'],
-  ['pineapple', 'pineapples'],
-  ['melon', 'melons'],
-  ['strawberry', 'strawberries'],
-  ['walnut', 'walnuts'],
-  ['almond', 'almonds'],
-  ['pecan', 'pecans'],
-  ['chestnut', 'chestnuts'],
-  ['marshmallow', 'marshmallows'],
-  ['chicken', 'chickens'],
-  ['hen', 'hens'],
-  ['crust', 'crusts'],
-  ['shell', 'shells'],
-  ['pita', 'pitas'],
-  ['baguette', 'baguettes'],
-  ['croissant', 'croissants'],
-  ['wrap', 'wraps'],
-  ['patty', 'patties'],
-  ['filet', 'filets'],
-  ['loin', 'loins'],
-  ['shank', 'shanks'],
-  ['leg', 'legs'],
-  ['tenderloin', 'tenderloins'],
-  ['rack', 'racks'],
-  ['prawn', 'prawns'],
-  ['clam', 'clams'],
-  ['mussel', 'mussels'],
-  ['oyster', 'oysters'],
-  ['lobster', 'lobsters'],
-  ['sardine', 'sardines'],
-  ['skewer', 'skewers'],
-];
-/** Words that portion the food named after them: when one leads a noun, it is what is counted. */
-const PORTIONS = new Set(['loaf', 'cube', 'block', 'slice', 'piece', 'sheet', 'stick', 'head', 'bunch', 'sprig', 'stalk',
-  'rasher', 'wedge', 'strip', 'knob', 'scoop', 'dollop', 'glass', 'pod', 'bulb', 'ear', 'portion', 'can', 'tin', 'jar',
-  'bottle', 'package', 'pack', 'packet', 'box', 'bag', 'carton', 'container', 'tub', 'pot', 'envelope']);
-const PLURAL = new Map(FORMS);
-const SINGULAR = new Map(FORMS.map(([s, p]) => [p, s]));
-
-/**
- * The other form of word when the amount crossed 1 (wasPlural → isPlural changed), keeping its
- * case; null when nothing changes.
- */
-export function inflect(word: string, wasPlural: boolean, isPlural: boolean): string | null {
-  if (wasPlural === isPlural) return null;
-  const lower = word.toLowerCase();
-  const other = isPlural ? PLURAL.get(lower) : SINGULAR.get(lower);
-  if (other == null) return null;
-  if (word === word.toUpperCase() && word !== lower) return other.toUpperCase();
-  if (word[0] !== lower[0]) return other[0].toUpperCase() + other.slice(1);
-  return other;
 }

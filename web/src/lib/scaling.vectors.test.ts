@@ -1,28 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { scaleIngredient, type ScalableIngredient } from './scaling';
+import { scaleIngredient } from './scaling';
+import { MIN_PASS_RATE, passRate, readings, scalingFile } from './scaling.testdata';
 
 // The vectors shared with the Go reader: vectors.json holds each line with the expected text at each
 // factor (labeled by hand from the issue's rules), reader.golden.jsonl what `admin ingredients` prints
 // for the same lines (checked against the reader by ingredient/scaling_vectors_test.go).
-const dir = fileURLToPath(new URL('../../../ingredient/testdata/scaling/', import.meta.url));
-const doc = JSON.parse(readFileSync(dir + 'vectors.json', 'utf8')) as {
+const doc = scalingFile<{
   factors: string[];
   vectors: Array<{ line: string; source: string; marked: string; scaled: Record<string, string> }>;
-};
-const read = readFileSync(dir + 'reader.golden.jsonl', 'utf8')
-  .trimEnd()
-  .split('\n')
-  .map((l) => JSON.parse(l) as ScalableIngredient);
-
-/** The share of (line, factor) cases that must come out as labeled: the issue's goal. */
-const MIN_PASS_RATE = 0.98;
-
-function factorOf(f: string): number {
-  const [a, b = '1'] = f.split('/');
-  return Number(a) / Number(b);
-}
+}>('vectors.json');
+const read = readings('reader.golden.jsonl');
 
 describe('shared scaling vectors', () => {
   it('has one reading per vector', () => {
@@ -36,18 +23,8 @@ describe('shared scaling vectors', () => {
   });
 
   it(`scales at least ${MIN_PASS_RATE} of the cases as labeled`, () => {
-    let cases = 0;
-    const failures: string[] = [];
-    doc.vectors.forEach((v, i) => {
-      for (const f of doc.factors) {
-        cases++;
-        const got = scaleIngredient(read[i], factorOf(f));
-        if (got !== v.scaled[f]) failures.push(`${v.source} × ${f}\n  got  ${JSON.stringify(got)}\n  want ${JSON.stringify(v.scaled[f])}`);
-      }
-    });
-    const rate = 1 - failures.length / cases;
-    console.log(`scaling vectors: ${cases - failures.length} of ${cases} cases as labeled (pass rate ${rate.toFixed(3)})`);
-    if (failures.length) console.log(failures.join('\n'));
+    const cases = doc.vectors.flatMap((v, i) => doc.factors.map((factor) => ({ label: v.source, reading: read[i], factor, want: v.scaled[factor] })));
+    const rate = passRate('scaling vectors', cases);
     expect(rate).toBeGreaterThanOrEqual(MIN_PASS_RATE);
   });
 });

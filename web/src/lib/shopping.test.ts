@@ -56,39 +56,37 @@ describe('groupByAisle', () => {
 describe('formatAmount', () => {
   it('prints what the server computed', () => {
     expect(formatAmount(440, 'ml')).toBe('440 ml');
-    expect(formatAmount(1.8, 'cup')).toBe('1.8 cups');
+    expect(formatAmount(1.8, 'cup', { one: 'cup', other: 'cups' })).toBe('1.8 cups');
     expect(formatAmount(3, '')).toBe('3');
     expect(formatAmount(null, '')).toBe('');
   });
 
-  it('puts a unit with two forms in the plural above 1 only', () => {
-    expect(formatAmount(2, 'clove')).toBe('2 cloves');
-    expect(formatAmount(2, 'pinch')).toBe('2 pinches');
-    expect(formatAmount(1, 'cup')).toBe('1 cup');
-    expect(formatAmount(0.5, 'cup')).toBe('0.5 cup');
+  it('writes the unit in the form the server gives for the quantity: plural above 1 only', () => {
+    expect(formatAmount(2, 'clove', { one: 'clove', other: 'cloves' })).toBe('2 cloves');
+    expect(formatAmount(1, 'cup', { one: 'cup', other: 'cups' })).toBe('1 cup');
+    expect(formatAmount(0.5, 'cup', { one: 'cup', other: 'cups' })).toBe('0.5 cup');
     expect(formatAmount(3, 'tbsp')).toBe('3 tbsp');
   });
 });
 
 describe('itemText', () => {
-  // The server sums the sources and keeps the first line's spelling as the item's text.
-  it('makes a counted name agree with the merged or scaled total', () => {
-    expect(itemText(item({ text: 'onion', quantity: 2 }))).toBe('onions'); // "1 onion" + "1 onion"
-    expect(itemText(item({ text: 'egg', quantity: 3 }))).toBe('eggs'); // "1 egg" + "2 eggs"
-    expect(itemText(item({ text: 'eggs', quantity: 1 }))).toBe('egg'); // "2 eggs" at half the servings
-    expect(itemText(item({ text: 'red onions', quantity: 1 }))).toBe('red onion');
-    expect(itemText(item({ text: 'Lemon', quantity: 4 }))).toBe('Lemons');
-    expect(itemText(item({ text: 'loaf brioche bread', quantity: 2 }))).toBe('loaves brioche bread');
-    expect(itemText(item({ text: 'potatoes', quantity: 0.5 }))).toBe('potato');
+  // The server sums the sources, keeps the first line's spelling as the item's text, and marks the
+  // word that agrees with the total.
+  const w = (start: number, end: number, one: string, other: string) => ({ start, end, one, other });
+  it('writes the marked word in the form for the merged or scaled total', () => {
+    expect(itemText(item({ text: 'onion', quantity: 2, word: w(0, 5, 'onion', 'onions') }))).toBe('onions'); // "1 onion" + "1 onion"
+    expect(itemText(item({ text: 'eggs', quantity: 1, word: w(0, 4, 'egg', 'eggs') }))).toBe('egg'); // "2 eggs" at half the servings
+    expect(itemText(item({ text: 'red onions', quantity: 1, word: w(4, 10, 'onion', 'onions') }))).toBe('red onion');
+    expect(itemText(item({ text: 'loaf brioche bread', quantity: 2, word: w(0, 4, 'loaf', 'loaves') }))).toBe('loaves brioche bread');
+    expect(itemText(item({ text: 'potatoes', quantity: 0.5, word: w(0, 8, 'potato', 'potatoes') }))).toBe('potato');
   });
 
-  it('leaves names already in the right number, without a count or outside the table as written', () => {
-    expect(itemText(item({ text: 'eggs', quantity: 6 }))).toBe('eggs');
-    expect(itemText(item({ text: 'egg', quantity: 1 }))).toBe('egg');
+  it('leaves names without a marked word, without a count or with a unit as written', () => {
+    expect(itemText(item({ text: 'eggs', quantity: 6, word: w(0, 4, 'egg', 'eggs') }))).toBe('eggs');
     expect(itemText(item({ text: 'garlic', quantity: 3, unit: 'clove' }))).toBe('garlic');
-    expect(itemText(item({ text: 'onion', quantity: null }))).toBe('onion');
-    expect(itemText(item({ text: 'bin bags', quantity: null }))).toBe('bin bags');
+    expect(itemText(item({ text: 'onion', quantity: null, word: w(0, 5, 'onion', 'onions') }))).toBe('onion');
     expect(itemText(item({ text: 'kohlrabi', quantity: 2 }))).toBe('kohlrabi');
+    expect(itemText(item({ text: 'ui', quantity: 2 }))).toBe('ui');
   });
 });
 

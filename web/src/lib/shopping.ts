@@ -13,7 +13,7 @@
  * the list again". When the stream cannot be had, the list is polled until it can.
  */
 import { api, ApiError, type Share } from './api';
-import { inflect, lastInTable } from './scaling';
+import { formFor, type WordForms } from './scaling';
 
 export type UnitSystem = 'metric' | 'us' | 'as_written';
 
@@ -38,6 +38,10 @@ export interface ShoppingItem {
   changedAt: string;
   deleted: boolean;
   sources: ItemSource[];
+  /** The unit's two forms (absent for one with a single form, "tbsp", "ml"). */
+  unitForms?: { one: string; other: string };
+  /** The word of text that agrees with quantity, given by the server for an English name. */
+  word?: WordForms;
 }
 
 export interface ShoppingList {
@@ -92,31 +96,26 @@ export const shoppingApi = {
 // ---- amounts and aisles
 
 /**
- * "440 ml", "1.8 cups", "3" — the item's amount as the server computed it. Its unit (the reader's
- * key, singular) takes its plural above 1 from the one table of English forms (scaling.ts).
+ * "440 ml", "1.8 cups", "3" — the item's amount as the server computed it, its unit in the form that
+ * agrees with it (the server gives the unit's forms; a unit without them reads as its key).
  */
-export function formatAmount(quantity: number | null, unit: string): string {
+export function formatAmount(quantity: number | null, unit: string, unitForms?: { one: string; other: string }): string {
   if (quantity === null) return '';
   const n = Number.isInteger(quantity) ? String(quantity) : String(Number(quantity.toFixed(2)));
   if (!unit) return n;
-  return `${n} ${inflect(unit, false, quantity > 1) ?? unit}`;
+  return `${n} ${unitForms ? formFor(unitForms, quantity) : unit}`;
 }
 
 /**
  * The item's name as it reads after its amount. An item keeps the spelling of the first line it was
  * made from, but its amount is the sum of all of them (or a scaled one): a count without a unit
- * makes the last word of the name that has two forms in the table of scaling.ts agree with the
- * total ("1 onion" + "1 onion" → "2 onions", "1 egg" + "2 eggs" → "3 eggs", "2 eggs" halved → "1
- * egg"). Other items, and words outside the table, read as written.
+ * writes the word the server marked (item.word) in the form that agrees with the total ("1 onion" +
+ * "1 onion" → "2 onions", "2 eggs" halved → "1 egg"). Other items read as written.
  */
-export function itemText(item: Pick<ShoppingItem, 'text' | 'quantity' | 'unit'>): string {
-  const { text, quantity, unit } = item;
-  if (quantity === null || unit !== '') return text;
-  const word = lastInTable(text, { start: 0, end: text.length });
-  if (!word) return text;
-  const plural = quantity > 1;
-  const agreed = inflect(text.slice(word.start, word.end), !plural, plural);
-  return agreed == null ? text : text.slice(0, word.start) + agreed + text.slice(word.end);
+export function itemText(item: Pick<ShoppingItem, 'text' | 'quantity' | 'unit' | 'word'>): string {
+  const { text, quantity, unit, word } = item;
+  if (quantity === null || unit !== '' || !word || word.end > text.length || word.start > word.end) return text;
+  return text.slice(0, word.start) + formFor(word, quantity) + text.slice(word.end);
 }
 
 /** Items grouped by aisle in the shop's order (the list's aisles), each by position. */

@@ -5,8 +5,7 @@ import { useAuth } from '../lib/auth';
 import { useAsync, useTitle } from '../lib/hooks';
 import { recipeKey, takePrefetched } from '../lib/prefetch';
 import { flattenSteps, ingredientsByStep, useServings } from '../lib/recipe';
-import { scaleIngredient } from '../lib/scaling';
-import { factorFor, ServingsControl } from '../components/ServingsControl';
+import { ServingsControl } from '../components/ServingsControl';
 import { ErrorView, PageSkeleton } from '../components/ui';
 import { StepText, TimerList, useTicks, useTimers } from '../components/CookTimers';
 
@@ -72,8 +71,7 @@ function Cook({ recipe, mappings }: { recipe: Recipe; mappings: Mapping[] }) {
   const steps = useMemo(() => flattenSteps(recipe), [recipe]);
   const byStep = useMemo(() => ingredientsByStep(mappings), [mappings]);
   const ingredients = useMemo(() => recipe.ingredientSections.flatMap((s) => s.ingredients), [recipe]);
-  const [servings, setServings] = useServings(recipe);
-  const factor = factorFor(recipe.servings, servings);
+  const [servings, setServings, scaled] = useServings(recipe);
   const [index, setIndex] = useState(0);
   const [overview, setOverview] = useState(false);
   const [showAll, setShowAll] = useState(false);
@@ -198,7 +196,7 @@ function Cook({ recipe, mappings }: { recipe: Recipe; mappings: Mapping[] }) {
                   <li key={i.id} data-testid="cook-ingredient" className={showAll && mapped.includes(i) ? 'hl' : ''}>
                     <label className={`check${ticks.has(`i:${i.id}`) ? ' ticked' : ''}`}>
                       <input type="checkbox" checked={ticks.has(`i:${i.id}`)} onChange={() => toggle(`i:${i.id}`)} data-testid="cook-ingredient-tick" />
-                      {scaleIngredient(i, factor)}
+                      {scaled(i)}
                     </label>
                   </li>
                 ))}

@@ -8,10 +8,9 @@ import type { RecipeRead } from '../lib/catalog';
 import { AddToCookbook, KeepOffline } from '../components/RecipeActions';
 import { useAsync, useTitle } from '../lib/hooks';
 import { recipeKey, takePrefetched, writtenRecipe } from '../lib/prefetch';
-import { scaleIngredient } from '../lib/scaling';
 import { AddToList, AddToPlan } from '../components/AddToPlan';
 import { RecipeImage } from '../components/RecipeImage';
-import { factorFor, ServingsControl } from '../components/ServingsControl';
+import { ServingsControl } from '../components/ServingsControl';
 import { ConfirmDialog, ErrorView, Field, fieldError, FormError, PageSkeleton } from '../components/ui';
 
 export default function RecipeView() {
@@ -26,7 +25,7 @@ export default function RecipeView() {
     inPage,
   );
   useTitle(recipe?.title);
-  const [servings, setServings] = useServings(recipe);
+  const [servings, setServings, scaled] = useServings(recipe);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<unknown>(null);
   const [deleting, setDeleting] = useState(false);
@@ -36,7 +35,6 @@ export default function RecipeView() {
 
   const owner = user?.id === recipe.ownerId;
   const canDelete = owner || user?.role === 'ADMIN';
-  const factor = factorFor(recipe.servings, servings);
   const q = servings !== (recipe.servings ?? 1) ? `?servings=${servings}` : '';
   const times = [
     ['Prep', recipe.prepMinutes],
@@ -149,7 +147,7 @@ export default function RecipeView() {
               <ul className="ing-list">
                 {s.ingredients.map((i) => (
                   <li key={i.id} data-testid="ingredient-line">
-                    {scaleIngredient(i, factor)}
+                    {scaled(i)}
                   </li>
                 ))}
               </ul>

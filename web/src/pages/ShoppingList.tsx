@@ -244,7 +244,7 @@ function ItemRow(props: {
   onMove: (dir: -1 | 1) => void;
 }) {
   const { item } = props;
-  const amount = formatAmount(item.quantity, item.unit);
+  const amount = formatAmount(item.quantity, item.unit, item.unitForms);
   const recipes = item.sources.filter((s) => s.recipeId);
   return (
     <li className={`item${item.checked ? ' checked' : ''}`} data-testid="shopping-item" data-item-id={item.id} data-checked={item.checked}>

@@ -1,0 +1,52 @@
+package ingredient
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+// cookCases is testdata/scaling/cook.json: lines with the text a cook expects after scaling, written
+// by hand from the issues' rules (what the client's formatting and the reader's word forms must give
+// together). The client's Vitest test (scaling.cook.test.ts) compares its output with them.
+type cookCases struct {
+	Cases []struct {
+		Rule   string            `json:"rule"`
+		Line   string            `json:"line"`
+		Recipe []string          `json:"recipe"`
+		Scaled map[string]string `json:"scaled"`
+	} `json:"cases"`
+}
+
+// factorKey is how a factor is written in the test files: "2", "1/2", "4/3".
+var factorKey = regexp.MustCompile(`^[1-9][0-9]*(/[1-9][0-9]*)?$`)
+
+// TestCookVectors keeps testdata/scaling/cook.golden.jsonl, the reader's output for the lines of
+// cook.json (the input of the client's test), and checks that each case is well formed.
+func TestCookVectors(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("testdata", "scaling", "cook.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cs cookCases
+	if err := json.Unmarshal(raw, &cs); err != nil {
+		t.Fatal(err)
+	}
+	lines := make([]string, len(cs.Cases))
+	recipes := make([][]string, len(cs.Cases))
+	for i, c := range cs.Cases {
+		if c.Line == "" || c.Rule == "" || len(c.Scaled) == 0 {
+			t.Errorf("case %d: want a rule, a line and scaled texts: %+v", i, c)
+		}
+		for f := range c.Scaled {
+			if !factorKey.MatchString(f) || f == "1" {
+				t.Errorf("case %d (%q): factor %q, want n or n/m other than 1", i, c.Line, f)
+			}
+		}
+		lines[i], recipes[i] = c.Line, c.Recipe
+	}
+	readingsGolden(t, lines, recipes, "cook.golden.jsonl")
+}
