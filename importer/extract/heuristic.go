@@ -425,9 +425,13 @@ func sectionUnderAt(blocks []block, words, stopWords []string, instructions bool
 		if tried++; tried > maxHeadingCandidates {
 			break
 		}
-		secs, n := readUnder(blocks[i+1:], h.level, words, stopWords, instructions)
+		from := i + 1
+		if instructions && stepLabel.MatchString(h.text) {
+			from = i // "Step 1" names the method by numbering its first step
+		}
+		secs, n := readUnder(blocks[from:], h.level, words, stopWords, instructions)
 		if candidateWeight(secs, instructions) > candidateWeight(best, instructions) {
-			best, bestAt, bestEnd = secs, i, i+1+n
+			best, bestAt, bestEnd = secs, i, from+n
 		}
 	}
 	return best, bestAt, bestEnd
@@ -502,6 +506,9 @@ func readUnder(blocks []block, level int, words, stopWords []string, instruction
 		blocks = blocks[:maxBlocksUnder]
 	}
 	groupsAtLevel := false // group headings as high as the part's own
+	// Under a heading that only numbers a step ("Step 1"), the
+	// paragraphs up to the next such heading are one step.
+	inStep, stepStarted := false, false
 	// A method never repeats a step: a step read twice is the start of a
 	// second copy of the method (a print or mobile copy, a collapsed
 	// preview), and reading stops there. Only steps long enough to be
@@ -518,6 +525,18 @@ loop:
 		}
 		switch b.kind {
 		case 'h':
+			// A heading that only numbers the next step ("Step 1",
+			// "2.") is the step's number: it neither ends the method
+			// nor names a group of it.
+			if instructions && stepLabel.MatchString(b.text) {
+				inStep, stepStarted = true, false
+				break
+			}
+			// A bold line inside a numbered step is its first words.
+			if inStep && b.level == 7 {
+				paras.stepText(b.text, &stepStarted)
+				break
+			}
 			// The other part's heading ends this one. Below the part's own
 			// level only a heading that starts with the other part's word
 			// does ("Ingredients for the sauce"): "Preparar los
@@ -551,8 +570,15 @@ loop:
 			if instructions && stepNumberOnly(b.text) {
 				break
 			}
-			if nParas < maxParasUnder {
-				paras.item(b.text)
+			switch {
+			case inStep && stepStarted:
+				paras.stepText(b.text, &stepStarted)
+			case nParas < maxParasUnder:
+				if inStep {
+					paras.stepText(b.text, &stepStarted)
+				} else {
+					paras.item(b.text)
+				}
 				nParas++
 			}
 		}

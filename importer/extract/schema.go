@@ -229,6 +229,17 @@ func (b *sectionBuilder) item(s string) {
 	b.out[b.cur].Items = append(b.out[b.cur].Items, s)
 }
 
+// stepText adds text to the step being written, or starts it.
+func (b *sectionBuilder) stepText(s string, started *bool) {
+	if !*started || !b.has || len(b.out[b.cur].Items) == 0 {
+		b.item(s)
+		*started = true
+		return
+	}
+	items := b.out[b.cur].Items
+	items[len(items)-1] += " " + s
+}
+
 func (b *sectionBuilder) section(name string) {
 	b.out = append(b.out, Section{Name: name})
 	b.cur, b.has = len(b.out)-1, true
