@@ -409,10 +409,10 @@ func (p *page) bestNode(nodes []map[string]any) map[string]any {
 	title := wordSet(withoutSiteName(p.metaTitle()))
 	for _, n := range nodes {
 		s := 0
-		if get(n, "recipeIngredient", "ingredients") != nil {
+		if get(n, ingredientKeys...) != nil {
 			s += 4
 		}
-		if get(n, "recipeInstructions") != nil {
+		if get(n, instructionKeys...) != nil {
 			s += 4
 		}
 		if get(n, "name") != nil {

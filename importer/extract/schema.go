@@ -37,7 +37,8 @@ var schemaFields = []schemaField{
 		r.PrepMinutes = parseMinutes(get(n, "prepTime"))
 	}},
 	{"cookMinutes", func(n map[string]any, _ *graph, _ *url.URL, r *Recipe) {
-		r.CookMinutes = parseMinutes(get(n, "cookTime"))
+		// A Recipe is a HowTo: HowTo's performTime is its cookTime.
+		r.CookMinutes = parseMinutes(get(n, "cookTime", "performTime"))
 	}},
 	{"totalMinutes", func(n map[string]any, _ *graph, _ *url.URL, r *Recipe) {
 		r.TotalMinutes = parseMinutes(get(n, "totalTime"))
@@ -68,14 +69,21 @@ var schemaFields = []schemaField{
 		r.Author = authorName(get(n, "author", "creator"), g, 0)
 	}},
 	{"ingredients", func(n map[string]any, g *graph, _ *url.URL, r *Recipe) {
-		// "ingredient" is the property of the older data-vocabulary.org
-		// Recipe, still in the microdata of old pages.
-		r.IngredientSections = ingredientSections(get(n, "recipeIngredient", "ingredients", "ingredient"), g)
+		r.IngredientSections = ingredientSections(get(n, ingredientKeys...), g)
 	}},
 	{"instructions", func(n map[string]any, g *graph, _ *url.URL, r *Recipe) {
-		r.InstructionSections = instructionSections(get(n, "recipeInstructions", "instructions"), g)
+		r.InstructionSections = instructionSections(get(n, instructionKeys...), g)
 	}},
 }
+
+// ingredientKeys name a Recipe's ingredients: "ingredients" is the older
+// schema.org name, "ingredient" that of data-vocabulary.org's Recipe,
+// still in the microdata of old pages.
+var ingredientKeys = []string{"recipeIngredient", "ingredients", "ingredient"}
+
+// instructionKeys name a Recipe's method; a Recipe is a HowTo, so HowTo's
+// "step" is valid on it too.
+var instructionKeys = []string{"recipeInstructions", "instructions", "step"}
 
 // readFields runs each field reader under its own recover. A reader that
 // panics may have left its field half-set; that field is reset.
