@@ -39,49 +39,98 @@ var pluginDefs = []pluginDef{
 // windowBytes bounds the part of the page parsed around a plugin's card.
 const windowBytes = 160 << 10
 
-// fromPlugins reads ingredient and instruction groups from the first plugin
-// card on the page.
-func fromPlugins(p *page) (Recipe, bool) {
-	d, start := findCard(p.lower)
-	if d == nil {
-		return Recipe{}, false
+// maxCards bounds the plugin cards read on one page.
+const maxCards = 8
+
+// fromPlugins reads ingredient and instruction groups from a plugin card on
+// the page. A page can have several (a recipe and the sauce it uses, or
+// related recipes): the card whose ingredients share the most words with
+// want, the structured recipe's lines, is the recipe's own; without
+// structured lines, the first card.
+func fromPlugins(p *page, want []string) (Recipe, bool) {
+	var best Recipe
+	bestSim, found := -1.0, false
+	wantWords := wordSet(strings.Join(want, " "))
+	seen := map[*pluginDef]int{} // cards of each plugin read so far
+	from := 0
+	for range maxCards {
+		d, start, next := findCard(p.lower, from)
+		if d == nil {
+			break
+		}
+		from = next
+		r, ok := p.readCard(d, start, seen[d])
+		seen[d]++
+		if !ok {
+			continue
+		}
+		if len(wantWords) == 0 {
+			return r, true
+		}
+		if sim := jaccard(wantWords, wordSet(strings.Join(flatten(r.IngredientSections), " "))); sim > bestSim {
+			best, bestSim, found = r, sim, true
+		}
 	}
+	return best, found
+}
+
+// readCard reads the card whose ingredients container starts at byte
+// start, the nth card of its plugin on the page.
+func (p *page) readCard(d *pluginDef, start, nth int) (Recipe, bool) {
 	// Parse from the card's ingredients to a little past the start of its
 	// instructions, not the whole page.
 	end := start + windowBytes
 	if ins := classTagStart(p.lower, d.instructions, start); ins >= 0 && ins < end {
 		end = min(ins+instructionsBytes, end)
 	}
-	root := p.window(start, end)
+	root, whole := p.window(start, end)
 	if root == nil {
 		return Recipe{}, false
 	}
+	// In the window the card's containers are the first ones; in the whole
+	// page they are the nth.
+	if !whole {
+		nth = 0
+	}
 	var r Recipe
 	try(func() {
-		if c := findFirst(root, func(n *html.Node) bool { return hasClassFold(n, d.ingredients) }); c != nil {
+		if c := nthNode(root, nth, func(n *html.Node) bool { return hasClassFold(n, d.ingredients) }); c != nil {
 			r.IngredientSections = readGroups(c, false)
 		}
 	})
 	try(func() {
-		if c := findFirst(root, func(n *html.Node) bool { return hasClassFold(n, d.instructions) }); c != nil {
+		if c := nthNode(root, nth, func(n *html.Node) bool { return hasClassFold(n, d.instructions) }); c != nil {
 			r.InstructionSections = readGroups(c, true)
 		}
 	})
 	return r, countItems(r.IngredientSections)+countItems(r.InstructionSections) > 0
 }
 
+// nthNode is the nth node (from 0) under root that matches, in document
+// order, not looking inside a match.
+func nthNode(root *html.Node, nth int, match func(*html.Node) bool) *html.Node {
+	for i, n := range find(root, match) {
+		if i == nth {
+			return n
+		}
+	}
+	return nil
+}
+
 // instructionsBytes bounds how much of a card's instructions is parsed.
 const instructionsBytes = 48 << 10
 
-// findCard finds the first plugin ingredients container on the page. Every
-// plugin's container class contains "ingredients", so one scan for that
-// word, checking the class token around each hit, serves all plugins.
-func findCard(lower []byte) (*pluginDef, int) {
+// findCard finds the first plugin ingredients container on the page from
+// byte from, and returns its plugin, the start of its tag and where to
+// look for the next one. Every plugin's container class contains
+// "ingredients", so one scan for that word, checking the class token
+// around each hit, serves all plugins.
+func findCard(lower []byte, from int) (*pluginDef, int, int) {
 	word := []byte("ingredients")
-	for i := 0; ; {
+	for i := from; ; {
 		k := bytes.Index(lower[i:], word)
 		if k < 0 {
-			return nil, -1
+			return nil, -1, len(lower)
 		}
 		at := i + k
 		i = at + len(word)
@@ -96,7 +145,7 @@ func findCard(lower []byte) (*pluginDef, int) {
 		for j := range pluginDefs {
 			if pluginDefs[j].ingredients == token {
 				if start := classTagStart(lower, token, ts); start >= 0 && start <= ts {
-					return &pluginDefs[j], start
+					return &pluginDefs[j], start, te
 				}
 			}
 		}
@@ -107,18 +156,19 @@ func isClassChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
-// window parses the part of the page from byte start (a tag) to end; the parser closes what the cut leaves open. When
-// the whole DOM is already built, that is used instead.
-func (p *page) window(start, end int) *html.Node {
+// window parses the part of the page from byte start (a tag) to end; the
+// parser closes what the cut leaves open. When the whole DOM is already
+// built, that is used instead, and whole says so.
+func (p *page) window(start, end int) (root *html.Node, whole bool) {
 	if p.docDone && p.doc != nil && len(p.doc.Nodes) > 0 {
-		return p.doc.Nodes[0]
+		return p.doc.Nodes[0], true
 	}
 	end = min(end, len(p.raw))
 	root, err := html.Parse(bytes.NewReader(p.raw[start:end]))
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	return root
+	return root, false
 }
 
 // classTagStart finds, from offset from, the first tag whose class

@@ -246,7 +246,7 @@ func (p *page) extract() Recipe {
 	case len(cands) > 0:
 		via = "microdata"
 	}
-	plug, hasPlug := fromPlugins(p)
+	plug, hasPlug := fromPlugins(p, flatten(r.IngredientSections))
 	if hasPlug {
 		r = mergePlugin(r, plug)
 		if len(cands) == 0 {
