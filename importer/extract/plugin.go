@@ -23,17 +23,18 @@ type pluginDef struct {
 	name         string
 	ingredients  string
 	instructions string
+	title        string // the class of the card's recipe name, where known
 }
 
 var pluginDefs = []pluginDef{
-	{"WP Recipe Maker", "wprm-recipe-ingredients-container", "wprm-recipe-instructions-container"},
-	{"Tasty Recipes", "tasty-recipes-ingredients", "tasty-recipes-instructions"},
-	{"Mediavine Create", "mv-create-ingredients", "mv-create-instructions"},
-	{"WPZOOM Recipe Card", "recipe-card-ingredients", "recipe-card-directions"},
-	{"EasyRecipe", "ersingredients", "ersinstructions"},
-	{"Cooked", "cooked-recipe-ingredients", "cooked-recipe-directions"},
-	{"Delicious Recipes", "dr-ingredients-list", "dr-instructions"},
-	{"Zip Recipes", "zrdn-ingredients", "zrdn-instructions"},
+	{"WP Recipe Maker", "wprm-recipe-ingredients-container", "wprm-recipe-instructions-container", "wprm-recipe-name"},
+	{"Tasty Recipes", "tasty-recipes-ingredients", "tasty-recipes-instructions", "tasty-recipes-title"},
+	{"Mediavine Create", "mv-create-ingredients", "mv-create-instructions", "mv-create-title"},
+	{"WPZOOM Recipe Card", "recipe-card-ingredients", "recipe-card-directions", "recipe-card-title"},
+	{"EasyRecipe", "ersingredients", "ersinstructions", "ersname"},
+	{"Cooked", "cooked-recipe-ingredients", "cooked-recipe-directions", ""},
+	{"Delicious Recipes", "dr-ingredients-list", "dr-instructions", ""},
+	{"Zip Recipes", "zrdn-ingredients", "zrdn-instructions", ""},
 }
 
 // windowBytes bounds the part of the page parsed around a plugin's card.
@@ -93,6 +94,7 @@ func (p *page) readCard(d *pluginDef, start, nth int) (Recipe, bool) {
 		nth = 0
 	}
 	var r Recipe
+	try(func() { r.Title = p.cardTitle(d, start) })
 	try(func() {
 		if c := nthNode(root, nth, func(n *html.Node) bool { return hasClassFold(n, d.ingredients) }); c != nil {
 			r.IngredientSections = readGroups(c, false)
@@ -104,6 +106,39 @@ func (p *page) readCard(d *pluginDef, start, nth int) (Recipe, bool) {
 		}
 	})
 	return r, countItems(r.IngredientSections)+countItems(r.InstructionSections) > 0
+}
+
+// titleBytes bounds how far before a card's ingredients its name is
+// looked for.
+const titleBytes = 24 << 10
+
+// cardTitle is the recipe name the card shows above its ingredients
+// starting at byte start: the last element before them with the plugin's
+// title class, read from a small parse of its own.
+func (p *page) cardTitle(d *pluginDef, start int) string {
+	if d.title == "" {
+		return ""
+	}
+	at := -1
+	for from := max(0, start-titleBytes); ; {
+		k := classTagStart(p.lower[:start], d.title, from)
+		if k < 0 {
+			break
+		}
+		// Go on past the token: the tag starts before it.
+		at, from = k, k+bytes.Index(p.lower[k:start], []byte(d.title))+len(d.title)
+	}
+	if at < 0 {
+		return ""
+	}
+	root, err := html.Parse(bytes.NewReader(p.raw[at:min(at+2048, start)]))
+	if err != nil {
+		return ""
+	}
+	if n := findFirst(root, func(n *html.Node) bool { return hasClassFold(n, d.title) }); n != nil {
+		return lineText(n)
+	}
+	return ""
 }
 
 // nthNode is the nth node (from 0) under root that matches, in document

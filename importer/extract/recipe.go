@@ -248,6 +248,9 @@ func (p *page) extract() Recipe {
 	}
 	plug, hasPlug := fromPlugins(p, flatten(r.IngredientSections))
 	if hasPlug {
+		if r.Title == "" {
+			r.Title = plug.Title // the card's name, before the heuristic's h1
+		}
 		r = mergePlugin(r, plug)
 		if len(cands) == 0 {
 			via = "plugin"
@@ -283,6 +286,15 @@ func (p *page) extract() Recipe {
 	r.Via = via
 	if r.ImageURL == "" {
 		try(func() { r.ImageURL = p.metaImage() })
+	}
+	if r.ImageURL == "" {
+		// No image in any source nor in the share tags: the article's
+		// first sizeable picture, as the heuristic reads it.
+		try(func() {
+			if body, _ := p.pageBlocks(); body != nil {
+				r.ImageURL = contentImage(body, p.base)
+			}
+		})
 	}
 	if r.Servings == nil {
 		try(func() { r.Servings = p.servingsFromText() })
