@@ -64,18 +64,23 @@ func readLanguageLines(t *testing.T) []languageLine {
 }
 
 // noteWords is a note as its words in order, so "medium; diced" and "medium, diced" are one answer:
-// the set asks which words are notes, not how they are punctuated.
+// the set asks which words are notes, not how they are punctuated ("q.b." and "q.b" are one).
 func noteWords(s string) string {
-	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(";,()[]:", r)
-	}), " ")
+	})
+	for i, w := range words {
+		words[i] = strings.Trim(w, ".")
+	}
+	return strings.Join(words, " ")
 }
 
 // The field-level accuracy Parse must keep on the twelve-language set (each of quantity, unit, name
-// and notes, and their mean). Measured before the change: 0.0 (see the report in the commit).
+// and notes, and their mean). Before the parser read other languages: quantity 1.000, unit 0.490,
+// name 0.297, notes 0.772, mean 0.640; after: 1.000, 1.000, 0.962, 0.962, mean 0.981.
 const (
-	languagesFloorField = 0.0
-	languagesFloorMean  = 0.0
+	languagesFloorField = 0.93
+	languagesFloorMean  = 0.96
 )
 
 // TestParseLanguages scores Parse on lines written and labeled by hand in twelve languages
