@@ -1147,4 +1147,3 @@ var ratingWords = setOf("star", "stars", "sterne", "étoiles")
 
 // nameNumberWords follow a number that is part of a name ("Chinese 5 spice", "7 up").
 var nameNumberWords = setOf("spice", "spices", "up", "grain", "grains", "倍")
-
