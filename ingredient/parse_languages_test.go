@@ -17,10 +17,10 @@ type languageLine struct {
 	unit, name, notes     string
 }
 
-// readLanguageLines reads the labeled set; the "# Language" comment above a block names its lines.
-func readLanguageLines(t *testing.T) []languageLine {
+// readLanguageLines reads a labeled file; the "# Language" comment above a block names its lines.
+func readLanguageLines(t *testing.T, file string) []languageLine {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "parse", "languages.txt"))
+	f, err := os.Open(filepath.Join("testdata", "parse", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func readLanguageLines(t *testing.T) []languageLine {
 		}
 		cols := strings.Split(text, "|")
 		if len(cols) != 6 {
-			t.Fatalf("languages.txt:%d: want 6 columns, got %d", n, len(cols))
+			t.Fatalf("%s:%d: want 6 columns, got %d", file, n, len(cols))
 		}
 		for i := range cols {
 			cols[i] = strings.TrimSpace(cols[i])
@@ -50,7 +50,7 @@ func readLanguageLines(t *testing.T) []languageLine {
 			}
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				t.Fatalf("languages.txt:%d: %v", n, err)
+				t.Fatalf("%s:%d: %v", file, n, err)
 			}
 			return &v
 		}
@@ -75,21 +75,34 @@ func noteWords(s string) string {
 	return strings.Join(words, " ")
 }
 
-// The field-level accuracy Parse must keep on the twelve-language set (each of quantity, unit, name
-// and notes, and their mean). Before the parser read other languages: quantity 1.000, unit 0.490,
-// name 0.297, notes 0.772, mean 0.640; after: 1.000, 1.000, 0.962, 0.962, mean 0.981.
-const (
-	languagesFloorField = 0.93
-	languagesFloorMean  = 0.96
-)
-
 // TestParseLanguages scores Parse on lines written and labeled by hand in twelve languages
 // (testdata/parse/languages.txt, whose header states the labeling rules), per field and per
-// language, and fails when a field falls under its floor.
+// language, and fails when a field falls under its floor. The floors are a little under the
+// figures the parser reached:
+//   - languages.txt (263 lines, the parser was changed on it): before the parser read other
+//     languages quantity 1.000, unit 0.490, name 0.297, notes 0.772, mean 0.640; after 1.000, 1.000,
+//     0.962, 0.962, mean 0.981.
+//   - languages-heldout.txt (82 lines written after that change and scored once): before 1.000,
+//     0.341, 0.183, 0.720, mean 0.561; after 1.000, 0.988, 0.878, 0.890, mean 0.939.
 func TestParseLanguages(t *testing.T) {
 	t.Parallel()
-	lines := readLanguageLines(t)
-	if len(lines) < 200 {
+	for _, set := range []struct {
+		file              string
+		min               int
+		floorField, floor float64
+	}{
+		{"languages.txt", 200, 0.93, 0.96},
+		{"languages-heldout.txt", 80, 0.85, 0.92},
+	} {
+		t.Run(set.file, func(t *testing.T) {
+			t.Parallel()
+			scoreLanguages(t, readLanguageLines(t, set.file), set.min, set.floorField, set.floor)
+		})
+	}
+}
+
+func scoreLanguages(t *testing.T, lines []languageLine, minLines int, floorField, floorMean float64) {
+	if len(lines) < minLines {
 		t.Fatalf("only %d labeled lines", len(lines))
 	}
 	fields := []string{"quantity", "unit", "name", "notes"}
@@ -128,16 +141,16 @@ func TestParseLanguages(t *testing.T) {
 		acc := float64(right[f]) / float64(len(lines))
 		mean += acc / float64(len(fields))
 		t.Logf("%-8s %3d/%d = %.3f", f, right[f], len(lines), acc)
-		if acc < languagesFloorField {
-			t.Errorf("%s accuracy %.3f is under the floor %.2f", f, acc, languagesFloorField)
+		if acc < floorField {
+			t.Errorf("%s accuracy %.3f is under the floor %.2f", f, acc, floorField)
 		}
 	}
 	for _, l := range langs {
 		t.Logf("%-10s %.3f", l, float64(byLang[l][0])/float64(byLang[l][1]))
 	}
 	t.Logf("mean     %.3f over %d lines", mean, len(lines))
-	if mean < languagesFloorMean {
-		t.Errorf("mean field accuracy %.3f is under the floor %.2f", mean, languagesFloorMean)
+	if mean < floorMean {
+		t.Errorf("mean field accuracy %.3f is under the floor %.2f", mean, floorMean)
 	}
 }
 
