@@ -917,7 +917,10 @@ func (r *reader) rateOf(per int) bool {
 	if t == nil || t.kind != tWord || articles[t.low] {
 		return false
 	}
-	return r.english() && !p.isWord(per, "por", "na") || lookupUnit(t.text, false) != "" || servingWords[t.low] || isMeasureWord(t.low)
+	// The line's own words decide, not its recipe's: a number is a rate or an amount whatever
+	// recipe the line sits in (the recipe's language only chooses word forms).
+	english, _ := lineLanguage(p.toks)
+	return english && !p.isWord(per, "por", "na") || lookupUnit(t.text, false) != "" || servingWords[t.low] || isMeasureWord(t.low)
 }
 
 // ofBefore returns the index of the "of" word that introduces the amount at token i, maybe with
