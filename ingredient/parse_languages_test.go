@@ -83,7 +83,9 @@ func noteWords(s string) string {
 //     languages quantity 1.000, unit 0.490, name 0.297, notes 0.772, mean 0.640; after 1.000, 1.000,
 //     0.962, 0.962, mean 0.981.
 //   - languages-heldout.txt (82 lines written after that change and scored once): before 1.000,
-//     0.341, 0.183, 0.720, mean 0.561; after 1.000, 0.988, 0.878, 0.890, mean 0.939.
+//     0.341, 0.183, 0.720, mean 0.561; blind after 1.000, 0.988, 0.878, 0.890, mean 0.939. Adding
+//     the preparation words it showed missing (data/roles.txt) took it to mean 0.982: no longer a
+//     blind figure.
 func TestParseLanguages(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -92,7 +94,7 @@ func TestParseLanguages(t *testing.T) {
 		floorField, floor float64
 	}{
 		{"languages.txt", 200, 0.93, 0.96},
-		{"languages-heldout.txt", 80, 0.85, 0.92},
+		{"languages-heldout.txt", 80, 0.93, 0.96},
 	} {
 		t.Run(set.file, func(t *testing.T) {
 			t.Parallel()

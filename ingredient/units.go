@@ -216,7 +216,7 @@ var unitTable = []unitSpelling{
 	{unitL, "it", "litro litri"},
 	{unitPinch, "it", "pizzico pizzichi"},
 	{unitClove, "it", "spicchio spicchi"},
-	{unitBunch, "it", "mazzetto mazzetti mazzo mazzi"},
+	{unitBunch, "it", "mazzetto mazzetti mazzo mazzi ciuffo ciuffi"},
 	{unitSprig, "it", "rametto rametti"},
 	{unitStalk, "it", "gambo gambi costa coste"},
 	{unitSlice, "it", "fetta fette"},
