@@ -1,6 +1,7 @@
 package boot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -21,7 +22,8 @@ import (
 
 // Workers builds the job dependencies and a River client working the given
 // queues (name → concurrency). close releases what the dependencies hold
-// (the browser, connections); call it after the client has stopped.
+// (the browser, connections, the presence session); call it after the
+// client has stopped.
 func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues map[string]int, reg *metrics.Registry) (client *river.Client[pgx.Tx], close func(), err error) {
 	// One fetcher for every job that reaches other servers, so they share
 	// its connection pool and its address rules.
@@ -55,17 +57,29 @@ func Workers(cfg config.Config, pool *pgxpool.Pool, logger *slog.Logger, queues 
 		release()
 		return nil, nil, err
 	}
+	// The process's proof of life, named by its River client ID: a restore
+	// whose worker dies before it starts reads as interrupted at once.
+	presence, err := jobs.OpenPresence(context.Background(), pool, logger)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	closeAll := func() {
+		presence.Close()
+		release()
+	}
 	deps := &jobs.Deps{DB: pool, Logger: logger, Config: cfg, Mailer: mailer.New(cfg.SMTP, logger),
-		Storage: stores, Fetcher: fc, Importer: im, Metrics: reg}
+		Storage: stores, Fetcher: fc, Importer: im, Metrics: reg, Presence: presence}
 	client, err = jobs.NewClient(pool, logger, jobs.NewWorkers(deps), jobs.ClientConfig{
 		Concurrency: queues,
 		RescueAfter: cfg.JobRescueAfter,
 		Periodic:    jobs.PeriodicJobs(deps),
 		Metrics:     reg,
+		Presence:    presence,
 	})
 	if err != nil {
-		release()
+		closeAll()
 		return nil, nil, err
 	}
-	return client, release, nil
+	return client, closeAll, nil
 }

@@ -112,13 +112,18 @@ func startService(t *testing.T) *service {
 	if err != nil {
 		t.Fatal(err)
 	}
+	presence, err := jobs.OpenPresence(context.Background(), pool, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(presence.Close) // after the workers have stopped
 	deps := &jobs.Deps{DB: pool, Logger: logger, Config: cfg, Mailer: mailer.New(cfg.SMTP, logger),
-		Storage: stores, Fetcher: fc, Importer: &importer.Importer{Fetch: fc}}
+		Storage: stores, Fetcher: fc, Importer: &importer.Importer{Fetch: fc}, Presence: presence}
 	queues := map[string]int{}
 	for _, q := range []string{config.QueueImport, config.QueueImages, config.QueueMapping, config.QueueEmail, config.QueueBackup} {
 		queues[q] = 2
 	}
-	client, err := jobs.NewClient(pool, logger, jobs.NewWorkers(deps), jobs.ClientConfig{Concurrency: queues})
+	client, err := jobs.NewClient(pool, logger, jobs.NewWorkers(deps), jobs.ClientConfig{Concurrency: queues, Presence: presence})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -242,12 +242,12 @@ const (
 //     leftover token, can make the server read more than the usual limit.
 //
 // A larger body is refused with 413 from its Content-Length alone. The
-// HTTP server writes the file part to a temporary file under TMPDIR (Go's
-// os.TempDir) while it arrives, never holding more than 16 MB in memory;
-// uploadBackup then renames it into BACKUP_PATH, or copies it when TMPDIR
-// is another file system. TMPDIR must therefore have room for the largest
-// upload and be on disk, not a RAM-backed tmpfs; on the same file system
-// as BACKUP_PATH no copy is made.
+// HTTP server writes the file part to a temporary file in os.TempDir(),
+// which cmd/api makes the scratch directory DATA_DIR/tmp
+// (boot.UseScratchAsTempDir), while it arrives, never holding more than
+// 16 MB in memory; uploadBackup then renames it to a scratch archive
+// beside it. DATA_DIR must therefore have room for the largest upload and
+// be on disk, not a RAM-backed tmpfs.
 //
 // (Fiber's StreamRequestBody would hand the body to the handler unread,
 // but it is one setting for the whole server: every other route would

@@ -91,8 +91,9 @@ func (s *Server) importArchive(c *fiber.Ctx) error {
 // jobs.ArchiveMaxBytes (plus multipart framing) when the body is
 // multipart/form-data of a declared length without Content-Encoding and
 // the request has a validly signed, unexpired access token: the HTTP
-// server then spools the file part to a temporary file under TMPDIR as it
-// arrives (never more than 16 MB in memory), as for the backup upload.
+// server then spools the file part to a temporary file in the scratch
+// directory as it arrives (never more than 16 MB in memory), as for the
+// backup upload.
 // Anyone else gets the app's usual body limit. ok is false for other
 // routes.
 func (s *Server) archiveRequestLimits(h *fasthttp.RequestHeader) (cfg fasthttp.RequestConfig, ok bool) {

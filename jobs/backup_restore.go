@@ -23,7 +23,7 @@ type BackupRestoreArgs struct {
 }
 
 // Kind is the stable job kind.
-func (BackupRestoreArgs) Kind() string { return "backup_restore" }
+func (BackupRestoreArgs) Kind() string { return repo.RestoreJobKind }
 
 // InsertOpts puts the job on the backup queue with a single attempt: a
 // restore that failed changed nothing, and one that ran again by itself
@@ -55,19 +55,26 @@ func (w *BackupRestoreWorker) Timeout(*river.Job[BackupRestoreArgs]) time.Durati
 // missing backup or a restore already running end the job with a message
 // the administrator can act on; the database and files are then unchanged.
 //
-// The job holds the restore lock from before it reads anything until its
-// outcome is recorded, and records which session holds it
-// (repo.SetRestoreLockPID); the result of a restore that succeeds is
-// committed with the restored data. So a restore whose session no longer
-// holds the lock and that has no outcome lost its worker (killed, or cut
-// off from the database) and changed nothing: GET /api/jobs/{id} reads it
-// as failed with code interrupted as soon as PostgreSQL has ended the
+// The job takes the restore lock before it reads anything and holds it
+// until its outcome is recorded; right after taking it, it claims the job
+// (records which session holds the lock) on this process's presence
+// session (repo.ClaimRestore), and runs only if the claim succeeds. The
+// result of a restore that succeeds is committed with the restored data.
+// So a restore without an outcome whose lock session no longer holds the
+// lock, or which was never claimed while the process that took it no
+// longer holds its presence lock, lost its worker (killed, or cut off
+// from the database) and changed nothing: GET /api/jobs/{id} reads it as
+// failed with code interrupted as soon as PostgreSQL has ended the
 // session (seconds), not when River's rescuer gets to it hours later, and
 // the next restore (or the hourly purge) records it so
-// (repo.EndAbandonedRestores). Nothing of the dead restore blocks the next:
-// its lock went with its session, and the next restore removes the files
-// it had stored.
+// (repo.EndAbandonedRestores); a claim can no longer follow. Nothing of
+// the dead restore blocks the next: its locks went with its sessions, and
+// the next restore removes the files it had stored.
 func (w *BackupRestoreWorker) Work(ctx context.Context, job *river.Job[BackupRestoreArgs]) error {
+	if w.deps.Presence == nil {
+		return w.deps.recorder().finish(ctx, job.JobRow, nil,
+			w.failure(ctx, job, errors.New("this worker keeps no presence session (jobs.Deps.Presence)")))
+	}
 	lock, err := backup.LockRestore(ctx, w.deps.DB)
 	if err != nil {
 		return w.deps.recorder().finish(ctx, job.JobRow, nil, w.failure(ctx, job, err))
@@ -75,11 +82,22 @@ func (w *BackupRestoreWorker) Work(ctx context.Context, job *river.Job[BackupRes
 	// Deferred calls run after the return value, finish's, is computed: the
 	// outcome is recorded before the lock is given up.
 	defer lock.Release()
-	if err := repo.SetRestoreLockPID(ctx, lock.Conn(), job.ID); err != nil {
+	pid, err := repo.SessionPID(ctx, lock.Conn())
+	if err != nil {
 		return w.deps.recorder().finish(ctx, job.JobRow, nil, w.failure(ctx, job, err))
 	}
+	claimed, err := w.deps.Presence.claimRestore(ctx, job.JobRow, pid)
+	if err != nil || !claimed {
+		// Not claimed: this process lost its presence session after
+		// taking the job, or the job was already recorded as interrupted.
+		// Either way it may read as interrupted, and so it must stay.
+		if err != nil {
+			w.deps.Logger.WarnContext(ctx, "claim restore", "error", err)
+		}
+		return w.deps.recorder().finish(ctx, job.JobRow, nil, Fail("interrupted", repo.AbandonedRestoreMessage))
+	}
 	// Holding the lock, no other restore is running: any other without an
-	// outcome is one whose worker died.
+	// outcome whose worker is gone is recorded so.
 	if n, err := repo.EndAbandonedRestores(ctx, lock.Conn()); err != nil {
 		w.deps.Logger.WarnContext(ctx, "record abandoned restores", "error", err)
 	} else if n > 0 {

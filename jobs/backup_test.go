@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
 	"larder/backup"
@@ -150,6 +151,65 @@ func TestBackupRestoreJobFailures(t *testing.T) {
 		if err := b.db.QueryRow(ctx, `SELECT count(*) FROM tag WHERE name = 'after the backup'`).Scan(&n); err != nil || n != 1 {
 			t.Errorf("%s: the database changed (%d, %v)", tt.name, n, err)
 		}
+	}
+}
+
+// A restore that may already read as interrupted (repo.GetJob) never
+// runs: not once recorded so (repo.EndAbandonedRestores, after its worker
+// was found gone), nor when the worker's presence session was lost before
+// the restore claimed its job. The job ends as interrupted, and nothing
+// changes; once the session is open again, restores run.
+func TestRestoreThatMayReadInterruptedNeverRuns(t *testing.T) {
+	t.Parallel()
+	b := backupSetup(t)
+	ctx := context.Background()
+	admin := repotest.CreateUser(t, b.db, repo.RoleAdmin)
+	good := runBackupJob(t, b, b.create, &admin.ID, BackupCreateArgs{})
+	var created struct{ Name string }
+	_ = json.Unmarshal(*good.Result, &created)
+	if _, err := b.db.Exec(ctx, `INSERT INTO tag (name) VALUES ('after the backup')`); err != nil {
+		t.Fatal(err)
+	}
+	requireUnchangedAndInterrupted := func(what string, riverID int64) {
+		t.Helper()
+		o := b.outcome(t, riverID)
+		if o.Result != nil || o.Code == nil || *o.Code != "interrupted" || derefOr(o.Message) != repo.AbandonedRestoreMessage {
+			t.Errorf("%s: outcome %+v (%s)", what, o, derefOr(o.Message))
+		}
+		var n int
+		if err := b.db.QueryRow(ctx, `SELECT count(*) FROM tag WHERE name = 'after the backup'`).Scan(&n); err != nil || n != 1 {
+			t.Errorf("%s: the database changed (%d, %v)", what, n, err)
+		}
+	}
+
+	recorded := b.enqueueAs(t, nil, BackupRestoreArgs{Name: created.Name}, func(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
+		_, err := tx.Exec(ctx, `UPDATE app_job SET error_code = 'interrupted', error_message = $2, finished_at = now() WHERE id = $1`,
+			id, repo.AbandonedRestoreMessage)
+		return err
+	})
+	workJob(t, b.db, b.restore, recorded)
+	requireUnchangedAndInterrupted("recorded as interrupted", recorded.ID)
+
+	// The presence session ends (a database restart, a proxy cutting it).
+	if _, err := b.db.Exec(ctx, `SELECT pg_terminate_backend($1, 10000)`, b.deps.Presence.conn.PgConn().PID()); err != nil {
+		t.Fatal(err)
+	}
+	lost := b.enqueueAs(t, nil, BackupRestoreArgs{Name: created.Name}, nil)
+	workJob(t, b.db, b.restore, lost)
+	requireUnchangedAndInterrupted("presence lost", lost.ID)
+
+	// The periodic check opens it again; a restore taken after that runs.
+	if err := b.deps.Presence.check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after := b.enqueueAs(t, nil, BackupRestoreArgs{Name: created.Name}, nil)
+	workJob(t, b.db, b.restore, after)
+	if o := b.outcome(t, after.ID); o.Result == nil {
+		t.Fatalf("restore taken once the presence was back: %+v (%s)", o, derefOr(o.Message))
+	}
+	var n int
+	if err := b.db.QueryRow(ctx, `SELECT count(*) FROM tag WHERE name = 'after the backup'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("after the restore that ran: %d tags written after the backup (%v), want 0", n, err)
 	}
 }
 

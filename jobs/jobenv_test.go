@@ -59,9 +59,14 @@ func newJobEnvOn(t testing.TB, db *pgxpool.Pool) *jobEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	presence, err := OpenPresence(context.Background(), db, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(presence.Close)
 	return &jobEnv{
 		db: db, files: files, q: q,
-		deps: &Deps{DB: db, Logger: logger, Config: cfg, Files: files},
+		deps: &Deps{DB: db, Logger: logger, Config: cfg, Files: files, Presence: presence},
 		user: repotest.CreateUser(t, db, repo.RoleUser),
 	}
 }

@@ -131,6 +131,11 @@ type ClientConfig struct {
 	Periodic    []*river.PeriodicJob
 	// Metrics, if not nil, records every job attempt (METRICS_ADDR).
 	Metrics *metrics.Registry
+	// Presence, if not nil, gives the client its ID (Presence.ClientID),
+	// so that River's record of the jobs it takes names its presence lock;
+	// pass the Deps' Presence. A client without one (tests that run no
+	// restore) gets River's default ID.
+	Presence *Presence
 }
 
 // NewClient returns a River client that works the given queues with workers.
@@ -148,7 +153,12 @@ func NewClient(pool *pgxpool.Pool, logger *slog.Logger, workers *river.Workers, 
 	if rescue <= 0 {
 		rescue = 15 * time.Minute
 	}
+	var id string
+	if cc.Presence != nil {
+		id = cc.Presence.ClientID()
+	}
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		ID:                   id,
 		Logger:               logger,
 		Queues:               queues,
 		Workers:              workers,

@@ -15,7 +15,8 @@ import (
 // The hourly purge also removes what a worker killed mid-write left in the
 // stores, once older than the longest a write may take (a backup's time
 // limit): here a backup's and an image's hidden temporary files; and the
-// archives a killed upload or restore left in the scratch directory.
+// archives a killed upload or restore, and the request bodies a killed API
+// was receiving, left in the scratch directory.
 // Younger ones (writes that may be in progress), stored files and other
 // files of the scratch directory stay. The age is reckoned by Deps.Clock.
 func TestPurgeExpiredRemovesLeftoversOfKilledWrites(t *testing.T) {
@@ -53,6 +54,7 @@ func TestPurgeExpiredRemovesLeftoversOfKilledWrites(t *testing.T) {
 	kept := []string{
 		file(scratch, "upload-00112233aabbccdd.zip", backupTimeLimit-time.Minute),
 		file(scratch, "restore-123456789.zip", time.Minute),
+		file(scratch, "multipart-2718281828", backupTimeLimit-time.Minute), // a request body still arriving
 		file(scratch, "notes.txt", month),
 		file(scratch, "upload-0a0b0c0d/restore-1.zip", month), // only the directory's own files are scratch files
 		file(cfg.UploadPath, "recipes/ab/ab01.jpg", month),
@@ -65,6 +67,7 @@ func TestPurgeExpiredRemovesLeftoversOfKilledWrites(t *testing.T) {
 		file(cfg.BackupPath, ".tmp-0a1b2c3d4e5f6071", backupTimeLimit+time.Hour),
 		file(scratch, "upload-8899aabbccddeeff.zip", backupTimeLimit+time.Minute),
 		file(scratch, "restore-987654321.zip", month),
+		file(scratch, "multipart-3141592653", backupTimeLimit+time.Minute), // spooled by a killed API
 	}
 
 	row := e.enqueueAs(t, nil, PurgeExpiredArgs{}, nil)

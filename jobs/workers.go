@@ -42,6 +42,10 @@ type Deps struct {
 	// Clock names backups by their time and dates leftovers of unfinished
 	// writes (purge_expired); nil is time.Now. Tests move it.
 	Clock func() time.Time
+	// Presence is this process's presence session (OpenPresence), the one
+	// whose key is in the working client's ID (ClientConfig.Presence); a
+	// restore claims its job on it, and refuses to run without it.
+	Presence *Presence
 }
 
 func (d *Deps) recorder() recorder { return recorder{db: d.DB, logger: d.Logger} }

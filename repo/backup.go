@@ -517,56 +517,11 @@ func watchClient(ctx context.Context, conn DBTX) {
 	}
 }
 
-// SetRestoreLockPID records, on conn (the session that has just taken the
-// restore lock), that this session holds the lock for the restore of River
-// job riverJobID. A restore keeps the lock until its outcome is recorded
-// (its result in its own transaction), so once this session no longer
-// holds it, a job without an outcome lost its worker and changed nothing
-// (GetJob's RestoreAbandoned, EndAbandonedRestores).
-func SetRestoreLockPID(ctx context.Context, conn DBTX, riverJobID int64) error {
-	_, err := conn.Exec(ctx, `UPDATE app_job SET restore_lock_pid = pg_backend_pid() WHERE river_job_id = $1`, riverJobID)
-	return wrap("record restore session", err)
-}
-
-// restoreLockGranted is the condition on pg_locks l for the restore lock.
-const restoreLockGranted = `l.locktype = 'advisory' AND l.granted
-	AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-	AND l.classid = $1::integer::oid AND l.objid = $2::integer::oid AND l.objsubid = 2`
-
-// restoreLockHeldBy reports whether session pid holds the restore lock.
-func restoreLockHeldBy(ctx context.Context, db DBTX, pid int32) (bool, error) {
-	var held bool
-	err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks l WHERE `+restoreLockGranted+` AND l.pid = $3)`,
-		restoreLockClass, restoreLockObject, pid).Scan(&held)
-	return held, wrap("check restore lock", err)
-}
-
-// AbandonedRestoreMessage is what an abandoned restore's job says.
-const AbandonedRestoreMessage = "the restore stopped before it finished (its worker went away) and nothing was changed; start it again"
-
-// EndAbandonedRestores records as failed (code interrupted) every restore
-// that lost its worker (see SetRestoreLockPID) and returns how many, so
-// their records end like any other job's. A restore that committed has
-// its result in the row, and one running holds the lock: neither is
-// touched, even if it commits while this runs (the row it changed is
-// checked again before it is updated).
-func EndAbandonedRestores(ctx context.Context, db DBTX) (int64, error) {
-	tag, err := db.Exec(ctx, `UPDATE app_job j SET error_code = 'interrupted', error_message = $3, finished_at = now()
-		WHERE j.restore_lock_pid IS NOT NULL AND j.result IS NULL AND j.error_code IS NULL
-		  AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE `+restoreLockGranted+` AND l.pid = j.restore_lock_pid)`,
-		restoreLockClass, restoreLockObject, AbandonedRestoreMessage)
-	if err != nil {
-		return 0, wrap("end abandoned restores", err)
-	}
-	return tag.RowsAffected(), nil
-}
-
 // RestoreInProgress reports whether some session of this database holds the
 // restore lock. It reads pg_locks, which needs no privilege and takes no lock.
 func RestoreInProgress(ctx context.Context, db DBTX) (bool, error) {
 	var held bool
-	err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks l WHERE `+restoreLockGranted+`)`,
-		restoreLockClass, restoreLockObject).Scan(&held)
+	err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks l WHERE `+restoreLockGranted+`)`).Scan(&held)
 	return held, wrap("check restore lock", err)
 }
 

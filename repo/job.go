@@ -33,14 +33,17 @@ type Job struct {
 	RiverError *string `db:"river_error"`
 	// RiverFinalizedAt is when River finished the job.
 	RiverFinalizedAt *time.Time `db:"river_finalized_at"`
+	// RiverAttemptedBy is the River client ID of the worker process that
+	// took the job's last attempt (nil before any).
+	RiverAttemptedBy *string `db:"river_attempted_by"`
+	// RiverAttemptedAt is when that attempt began.
+	RiverAttemptedAt *time.Time `db:"river_attempted_at"`
 	// RestoreLockPID is the session that holds the restore lock for a
-	// restore's attempt (SetRestoreLockPID), nil for other kinds and
-	// before the lock is taken.
+	// restore's attempt (ClaimRestore), nil for other kinds and before
+	// the claim.
 	RestoreLockPID *int32 `db:"restore_lock_pid"`
 	// RestoreAbandoned means a restore lost its worker before it
-	// finished: its session took the restore lock and no longer holds it,
-	// and no outcome was recorded. It changed nothing (see
-	// SetRestoreLockPID).
+	// finished, and changed nothing (restoreWorkerGone).
 	RestoreAbandoned bool `db:"-"`
 }
 
@@ -61,23 +64,35 @@ func GetJobIDByRiverID(ctx context.Context, db DBTX, riverJobID int64) (uuid.UUI
 }
 
 // GetJob returns a job by its public id, with RestoreAbandoned worked out.
+//
+// The check of a restore's worker reads pg_locks, which is no snapshot, after
+// the row: the restore may have claimed the job, or recorded its outcome, and
+// then given up the lock that the check found gone. So after a check that
+// finds the worker gone, the row is read again; when it changed (a claim), the
+// check is repeated on it. A claim happens once and an outcome is final, so
+// this ends within three reads.
 func GetJob(ctx context.Context, db DBTX, id uuid.UUID) (Job, error) {
 	j, err := getJob(ctx, db, id)
-	if err != nil || j.RestoreLockPID == nil || j.Result != nil || j.ErrorCode != nil {
-		return j, err
+	for err == nil && j.Kind == RestoreJobKind && j.Result == nil && j.ErrorCode == nil {
+		gone, err := restoreWorkerGoneFor(ctx, db, j)
+		if err != nil || !gone {
+			return j, err
+		}
+		again, err := getJob(ctx, db, id)
+		if err != nil {
+			return again, err
+		}
+		if samePID(again.RestoreLockPID, j.RestoreLockPID) {
+			again.RestoreAbandoned = again.Result == nil && again.ErrorCode == nil
+			return again, nil
+		}
+		j = again
 	}
-	held, err := restoreLockHeldBy(ctx, db, *j.RestoreLockPID)
-	if err != nil || held {
-		return j, err
-	}
-	// The lock is gone. A restore records its outcome before it gives the
-	// lock up, so an outcome recorded by then is visible to this second
-	// read (pg_locks is no snapshot, the first read's row was).
-	if j, err = getJob(ctx, db, id); err != nil {
-		return j, err
-	}
-	j.RestoreAbandoned = j.Result == nil && j.ErrorCode == nil
-	return j, nil
+	return j, err
+}
+
+func samePID(a, b *int32) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
 func getJob(ctx context.Context, db DBTX, id uuid.UUID) (Job, error) {
@@ -85,6 +100,8 @@ func getJob(ctx context.Context, db DBTX, id uuid.UUID) (Job, error) {
 		SELECT j.id, j.user_id, j.kind, j.progress, j.stage, j.progress_detail, j.result, j.error_code, j.error_message, j.created_at, j.finished_at,
 		       j.restore_lock_pid,
 		       r.state::text AS river_state,
+		       r.attempted_by[array_upper(r.attempted_by, 1)] AS river_attempted_by,
+		       r.attempted_at AS river_attempted_at,
 		       r.errors[array_upper(r.errors, 1)]->>'error' AS river_error,
 		       r.finalized_at AS river_finalized_at
 		FROM app_job j LEFT JOIN river_job r ON r.id = j.river_job_id

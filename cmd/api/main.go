@@ -96,6 +96,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// Large uploads are spooled under DATA_DIR, where the sweep finds what
+	// a killed process left.
+	if err := boot.UseScratchAsTempDir(stores.Scratch); err != nil {
+		return err
+	}
 	go boot.SweepScratch(ctx, stores.Scratch, logger)
 	lists := handlers.NewListCache(cfg.RecipeListCache)
 	go lists.Follow(ctx, func(ctx context.Context) (*pgx.Conn, error) {

@@ -414,18 +414,7 @@ func TestKilledWorkerDuringRestoreChangesNothing(t *testing.T) {
 	// This worker's restore must outlast the test's hold on it; the
 	// rescuer, on the next worker, keeps the usual 5 s.
 	first := b.startWorker(t, "backup", "JOB_TIME_LIMIT=60s")
-	status, body := b.callAs(t, b.admin, "POST", "/api/backups", nil)
-	if status != 202 {
-		t.Fatalf("create backup: %d %v", status, body)
-	}
-	backupJob := body["job"].(map[string]any)["id"].(string)
-	var job map[string]any
-	waitFor(t, "the backup", 60*time.Second, func() bool {
-		var state string
-		state, job = b.jobState(t, backupJob)
-		return state == "completed"
-	})
-	name := job["result"].(map[string]any)["name"].(string)
+	name := b.createBackup(t)
 	// Written after the backup: a restore removes it, a failed one must not.
 	later := repotest.CreateUser(t, b.db, repo.RoleUser)
 
@@ -439,11 +428,7 @@ func TestKilledWorkerDuringRestoreChangesNothing(t *testing.T) {
 	if _, err := hold.Exec(ctx, `LOCK TABLE recipe IN ACCESS SHARE MODE`); err != nil {
 		t.Fatal(err)
 	}
-	status, body = b.callAs(t, b.admin, "POST", "/api/backups/"+name+"/restore", nil)
-	if status != 202 {
-		t.Fatalf("restore: %d %v", status, body)
-	}
-	restoreJob := body["job"].(map[string]any)["id"].(string)
+	restoreJob := b.startRestore(t, name)
 	waitFor(t, "the restore to wait for the table", 30*time.Second, func() bool {
 		var waiting bool
 		if err := b.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
@@ -483,33 +468,143 @@ func TestKilledWorkerDuringRestoreChangesNothing(t *testing.T) {
 	if _, err := repo.GetUser(ctx, b.db, later.ID); err != nil {
 		t.Fatalf("the killed restore changed the data: %v", err)
 	}
-	// Its status says so now, not when River's rescuer gets to it.
-	killedState, killed := b.jobState(t, restoreJob)
-	killedErr, _ := killed["error"].(map[string]any)
-	if killedState != "failed" || killedErr["code"] != "interrupted" || !strings.Contains(fmt.Sprint(killedErr["message"]), "nothing was changed") {
-		t.Fatalf("killed restore once the API serves again: %v", killed)
+	b.requireRestoreInterrupted(t, restoreJob)
+	b.restoreAgain(t, name, later, restoreJob)
+}
+
+// A worker killed right after River handed it a restore, before the
+// restore claimed the job (restores claim on the worker's presence
+// session, see jobs.Presence), has run nothing: the job reads as running
+// while that worker lives, and as failed with code interrupted as soon as
+// PostgreSQL has seen it die, though River still has it running (its
+// rescuer would end it only after the kind's time limit); nothing was
+// changed and the administrator's second try restores the backup.
+func TestKilledWorkerBeforeItsRestoreStartedChangesNothing(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	maker := b.startWorker(t, "backup")
+	name := b.createBackup(t)
+	// Stopped, so the restore waits in the queue until the test is ready.
+	if err := maker.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
 	}
-	riverState := func() string {
-		var s string
-		if err := b.db.QueryRow(ctx, `SELECT r.state::text FROM app_job j JOIN river_job r ON r.id = j.river_job_id
-			WHERE j.id = $1`, restoreJob).Scan(&s); err != nil {
+	if err := maker.Wait(); err != nil {
+		t.Fatalf("the backup worker's stop: %v", err)
+	}
+	later := repotest.CreateUser(t, b.db, repo.RoleUser)
+	restoreJob := b.startRestore(t, name)
+
+	// Hold the next worker's restore just before its claim: the claim
+	// updates the job's row, and waits for this lock on it.
+	hold, err := b.db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Rollback(ctx) //nolint:errcheck
+	if _, err := hold.Exec(ctx, `SELECT 1 FROM app_job WHERE id = $1 FOR UPDATE`, restoreJob); err != nil {
+		t.Fatal(err)
+	}
+	// Its rescuer must not end the job while the test holds it.
+	taker := b.startWorker(t, "backup", "JOB_TIME_LIMIT=60s")
+	waitFor(t, "the restore to wait to claim its job", 30*time.Second, func() bool {
+		var waiting bool
+		if err := b.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE app_job%SET restore_lock_pid%')`).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
-		return s
+		return waiting
+	})
+	if state, job := b.jobState(t, restoreJob); state != "running" {
+		t.Fatalf("while its worker lives: %s %v, want running", state, job)
 	}
-	if s := riverState(); s != "running" {
+	if err := taker.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = taker.Process.Wait()
+	// PostgreSQL ends the presence session once it sees the worker gone,
+	// though its statement was still waiting for the row.
+	waitFor(t, "the restore to read as interrupted", 15*time.Second, func() bool {
+		state, _ := b.jobState(t, restoreJob)
+		return state != "running"
+	})
+	b.requireRestoreInterrupted(t, restoreJob)
+	if err := hold.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The claim can never follow: the job still reads as interrupted and
+	// nothing was changed.
+	b.requireRestoreInterrupted(t, restoreJob)
+	if _, err := repo.GetUser(ctx, b.db, later.ID); err != nil {
+		t.Fatalf("the killed restore changed the data: %v", err)
+	}
+	b.restoreAgain(t, name, later, restoreJob)
+}
+
+// createBackup makes a backup through the API, with a worker that works
+// the backup queue, and returns its name.
+func (b *bundle) createBackup(t *testing.T) string {
+	t.Helper()
+	status, body := b.callAs(t, b.admin, "POST", "/api/backups", nil)
+	if status != 202 {
+		t.Fatalf("create backup: %d %v", status, body)
+	}
+	backupJob := body["job"].(map[string]any)["id"].(string)
+	var job map[string]any
+	waitFor(t, "the backup", 60*time.Second, func() bool {
+		var state string
+		state, job = b.jobState(t, backupJob)
+		return state == "completed"
+	})
+	return job["result"].(map[string]any)["name"].(string)
+}
+
+// startRestore asks the API to restore backup name and returns the job's id.
+func (b *bundle) startRestore(t *testing.T, name string) string {
+	t.Helper()
+	status, body := b.callAs(t, b.admin, "POST", "/api/backups/"+name+"/restore", nil)
+	if status != 202 {
+		t.Fatalf("restore: %d %v", status, body)
+	}
+	return body["job"].(map[string]any)["id"].(string)
+}
+
+// riverState is River's state of the job with public id.
+func (b *bundle) riverState(t *testing.T, id string) string {
+	t.Helper()
+	var s string
+	if err := b.db.QueryRow(context.Background(), `SELECT r.state::text FROM app_job j JOIN river_job r ON r.id = j.river_job_id
+		WHERE j.id = $1`, id).Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// requireRestoreInterrupted checks that the restore job id, whose worker
+// was killed, reads as failed with code interrupted while River still has
+// it running: the status is honest before River's rescuer gets to it.
+func (b *bundle) requireRestoreInterrupted(t *testing.T, id string) {
+	t.Helper()
+	state, job := b.jobState(t, id)
+	jobErr, _ := job["error"].(map[string]any)
+	if state != "failed" || jobErr["code"] != "interrupted" || !strings.Contains(fmt.Sprint(jobErr["message"]), "nothing was changed") {
+		t.Fatalf("killed restore: %v", job)
+	}
+	if s := b.riverState(t, id); s != "running" {
 		t.Fatalf("River's row of the killed restore is %s: the test wanted to see the status honest before the rescuer", s)
 	}
+}
 
-	// The next worker's rescuer would end the dead restore only after an
-	// hour; it does not stand in the way of the next.
+// restoreAgain is the administrator starting the restore of name again
+// after the one of job killed lost its worker: nothing of the dead one
+// stands in the way (the next worker's rescuer would end it only after an
+// hour), the new one runs whole (the user created after the backup, later,
+// is gone), and it records the dead one's end for good.
+func (b *bundle) restoreAgain(t *testing.T, name string, later repo.User, killed string) {
+	t.Helper()
+	ctx := context.Background()
 	b.startWorker(t, "backup", "JOB_TIME_LIMIT=1h")
-	// The administrator starts it again at once; it runs whole.
-	status, body = b.callAs(t, b.admin, "POST", "/api/backups/"+name+"/restore", nil)
-	if status != 202 {
-		t.Fatalf("restore again: %d %v", status, body)
-	}
-	again := body["job"].(map[string]any)["id"].(string)
+	again := b.startRestore(t, name)
 	var state string
 	waitFor(t, "the second restore", 60*time.Second, func() bool {
 		// The restore ends every session: read the job from the database.
@@ -525,17 +620,13 @@ func TestKilledWorkerDuringRestoreChangesNothing(t *testing.T) {
 	if _, err := repo.GetUser(ctx, b.db, later.ID); !errors.Is(err, repo.ErrNotFound) {
 		t.Fatalf("after the restore, the user created since the backup: %v, want gone", err)
 	}
-	// The second restore recorded the first's end for good.
 	var code string
 	var finished bool
 	if err := b.db.QueryRow(ctx, `SELECT coalesce(error_code, ''), finished_at IS NOT NULL FROM app_job WHERE id = $1`,
-		restoreJob).Scan(&code, &finished); err != nil {
+		killed).Scan(&code, &finished); err != nil {
 		t.Fatal(err)
 	}
 	if code != "interrupted" || !finished {
 		t.Errorf("the killed restore's record after the next restore: code %q, finished %v", code, finished)
-	}
-	if s := riverState(); s != "running" {
-		t.Logf("River's row of the killed restore: %s", s)
 	}
 }
