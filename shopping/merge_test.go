@@ -229,3 +229,22 @@ func FuzzMerge(f *testing.F) {
 		}
 	})
 }
+
+// A correction saved under a food's key from before a plural rule existed
+// still files that food, now keyed by its singular; a correction saved under
+// the new key itself wins over it.
+func TestSavedCorrectionsFollowTodaysKeys(t *testing.T) {
+	if FoodKey("Tomaten") != "tomate" {
+		t.Fatalf("FoodKey(Tomaten) = %q: this test needs a key that changed", FoodKey("Tomaten"))
+	}
+	got := SavedCorrections(map[string]string{"tomaten": "pantry", "zwiebeln": "produce", "zwiebel": "other"})
+	if a := Aisle("tomate", got); a != "pantry" {
+		t.Errorf("Aisle(tomate) = %q, want the correction saved under tomaten", a)
+	}
+	if a := Aisle("zwiebel", got); a != "other" {
+		t.Errorf("Aisle(zwiebel) = %q, want the correction saved under zwiebel itself", a)
+	}
+	if a := Aisle("tomaten", got); a != "pantry" {
+		t.Errorf("Aisle(tomaten) = %q: the key it was saved under must still find it", a)
+	}
+}
