@@ -207,8 +207,32 @@ func (p *jsonReader) array(depth int) (any, bool) {
 // str reads a string quoted with q. Raw control characters are kept; an
 // unknown escape keeps its character; a quote that is not followed by
 // something that can follow a string (",", ":", "}", "]" or the end) is taken
-// as part of the text, which rescues `"text": "the "best" cake"`.
+// as part of the text, which rescues `"text": "the "best" cake"`. A byte
+// that is not UTF-8 becomes U+FFFD, as encoding/json reads it.
 func (p *jsonReader) str(q byte) string {
+	return validUTF8(p.rawStr(q))
+}
+
+// validUTF8 replaces each byte of s that is not part of valid UTF-8 with
+// U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func (p *jsonReader) rawStr(q byte) string {
 	p.i++ // opening quote
 	var b []byte
 	start := p.i
