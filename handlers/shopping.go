@@ -465,10 +465,11 @@ func (s *Server) applyChange(c *fiber.Ctx, tx pgx.Tx, l repo.ShoppingList, ch it
 		if err != nil {
 			return "", cur, err
 		}
-		corrections, err := repo.AisleCorrections(ctx, tx, me.ID)
+		saved, err := repo.AisleCorrections(ctx, tx, me.ID)
 		if err != nil {
 			return "", cur, err
 		}
+		corrections := shopping.SavedCorrections(saved)
 		// What is typed stays as typed: one item, never merged into another
 		// (its id may be the client's, which an offline device refers to).
 		// Its name is the food the reader finds ("2 l milk" → milk, 2 l);
@@ -806,10 +807,11 @@ func (s *Server) mergeInto(c *fiber.Ctx, tx pgx.Tx, l repo.ShoppingList, additio
 	if err != nil {
 		return err
 	}
-	corrections, err := repo.AisleCorrections(ctx, tx, me.ID)
+	saved, err := repo.AisleCorrections(ctx, tx, me.ID)
 	if err != nil {
 		return err
 	}
+	corrections := shopping.SavedCorrections(saved)
 	items := make([]*shopping.Item, len(stored))
 	byID := map[uuid.UUID]repo.ShoppingItem{}
 	for i, it := range stored {

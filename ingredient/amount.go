@@ -366,13 +366,15 @@ func (r *reader) readAmount(i int) (amount, int) {
 				last := k
 				if u == unitFlOz {
 					last = p.flOz(k) - 1
-					if p.isPunct(last, ".") {
-						last--
-					}
+				} else if _, e := p.spoon(k); e > k {
+					last = e - 1 // "c. à s.", "colher (sopa)": the spoon and its size
+				}
+				if last > k && p.isPunct(last, ".") {
+					last--
 				}
 				a.unit = &UnitSpan{Start: t.start, End: p.toks[last].end, Key: u}
 				a.unitEnd = end
-				if p.isWord(end-1, "of") {
+				if p.isWord(end-1, joinWordList...) {
 					a.unitEnd = end - 1
 				}
 			}
@@ -915,7 +917,10 @@ func (r *reader) rateOf(per int) bool {
 	if t == nil || t.kind != tWord || articles[t.low] {
 		return false
 	}
-	return r.english() && !p.isWord(per, "por", "na") || lookupUnit(t.text, false) != "" || servingWords[t.low] || isMeasureWord(t.low)
+	// The line's own words decide, not its recipe's: a number is a rate or an amount whatever
+	// recipe the line sits in (the recipe's language only chooses word forms).
+	english, _ := lineLanguage(p.toks)
+	return english && !p.isWord(per, "por", "na") || lookupUnit(t.text, false) != "" || servingWords[t.low] || isMeasureWord(t.low)
 }
 
 // ofBefore returns the index of the "of" word that introduces the amount at token i, maybe with
@@ -1081,10 +1086,8 @@ func isDimensionKey(k string) bool { return k == "inch" || k == "cm" || k == "mm
 
 // isContainer reports whether a word names a package whose size is written beside it.
 func isContainer(w string) bool {
-	if u := lookupUnit(w, true); u != "" {
-		return containerUnits[u] && u != unitStick
-	}
-	return foreignContainers[strings.ToLower(strings.TrimSuffix(w, "."))]
+	u := lookupUnit(strings.TrimSuffix(w, "."), true)
+	return containerUnits[u] && u != unitStick
 }
 
 // eachWords after an amount make it the size of each item counted before it.
@@ -1147,17 +1150,3 @@ var ratingWords = setOf("star", "stars", "sterne", "étoiles")
 
 // nameNumberWords follow a number that is part of a name ("Chinese 5 spice", "7 up").
 var nameNumberWords = setOf("spice", "spices", "up", "grain", "grains", "倍")
-
-// foreignContainers are packages named in other languages, whose written size does not scale
-// ("1 Dose (400 g) Tomaten", "1 boîte (400 g)").
-var foreignContainers = setOf("dose", "dosen", "glas", "gläser", "packung", "packungen", "päckchen", "pck",
-	"becher", "flasche", "beutel", "boîte", "boîtes", "conserve", "sachet", "pot", "barattolo", "lattina",
-	"confezione", "vasetto", "scatola", "lata", "latas", "bote", "paquete", "sobre", "blik", "pak", "zak", "pakje",
-	"blikken", "pakken", "potje", "bakje", "brique", "paquet", "bocal", "barquette", "confezioni", "busta",
-	"scatoletta", "bustina", "bustine", "lattine", "barattoli", "vasetti", "tarro", "pacote", "caixa", "burk", "burkar", "paket", "förp", "opakowanie", "opakowania",
-	"puszka", "puszki", "słoik", "słoiki", "torebka", "dåse", "pakke", "boks",
-	"plechovka", "plechovky", "plechovek", "konzerva", "konzervy", "balíček", "balíčky", "balení", "sklenice",
-	"sklenička", "kelímek", "kelímky", "sáček", "sáčky", "pohár", "würfel", "tüte", "tütchen", "zakje", "zakjes",
-	"pose", "poser", "påse", "påsar", "caixinha", "caixinhas", "caixas", "pacotes", "latinha", "latinhas",
-	"embalagem", "embalagens", "pote", "potes", "vidro", "vidros", "saquinho", "saquinhos", "paquetes", "sobres",
-	"botes", "tarros", "tarrina", "tarrinas", "brik", "sachets", "pots", "paquets", "bocaux", "briques")

@@ -123,6 +123,7 @@ func init() {
 			panic(err)
 		}
 	}
+	addUnitMeasures()
 }
 
 func loadLexicon(path string) error {
@@ -184,6 +185,9 @@ func (lx *lexicon) add(class wordClass, entry, lang string) {
 		return
 	}
 	prefix := strings.HasSuffix(entry, "*")
+	if lang != "en" && (class == classDescriptor || class == classCut) && !strings.Contains(entry, "+") {
+		foreignLineWords[class].add(foldEnding(strings.TrimSuffix(entry, "*")), prefix)
+	}
 	var words []string
 	for _, part := range strings.Split(strings.TrimSuffix(entry, "*"), "+") {
 		if prefix {
@@ -215,6 +219,44 @@ func (lx *lexicon) add(class wordClass, entry, lang string) {
 	}
 	lx.exact[class][words[0]] = append(lx.exact[class][words[0]], ph)
 }
+
+// wordSet is a set of folded words and word beginnings ("picad*").
+type wordSet struct {
+	exact    map[string]bool
+	prefixes []string
+}
+
+func (ws *wordSet) add(w string, prefix bool) {
+	if w == "" {
+		return
+	}
+	if prefix {
+		ws.prefixes = append(ws.prefixes, w)
+		return
+	}
+	if ws.exact == nil {
+		ws.exact = map[string]bool{}
+	}
+	ws.exact[w] = true
+}
+
+// has reports whether a folded word is in the set; long asks for beginnings of five letters or more.
+func (ws *wordSet) has(folded string, long bool) bool {
+	if ws.exact[folded] {
+		return true
+	}
+	for _, p := range ws.prefixes {
+		if (!long || len(p) >= 5) && strings.HasPrefix(folded, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// foreignLineWords are the one-word descriptor and cut entries of every language but English,
+// folded as foldEnding folds: Parse reads a line that is not English with them ("cebolla picada",
+// "Öl zum Braten"), whichever of those languages it is in.
+var foreignLineWords [numClasses]wordSet
 
 // foldEnding folds an ending's letters as step text is folded, without making it singular.
 func foldEnding(e string) string {

@@ -80,7 +80,7 @@ func lineLanguage(toks []token) (english, told bool) {
 		w := foldWord(t.text)
 		bits := lineLangs[w]
 		for i := 1; i < len(lineLangOrder); i++ {
-			if lx := lexicons[lineLangOrder[i]]; lx != nil && len(w) > 1 && lx.exact[classMeasure][w] != nil && unitWords[w] == "" {
+			if lx := lexicons[lineLangOrder[i]]; lx != nil && len(w) > 1 && lx.exact[classMeasure][w] != nil && !sharedUnitWords[w] {
 				bits |= 1 << i // "cucharada", "eetlepel", "msk"; not "g" or "ml", which English writes too
 			}
 		}

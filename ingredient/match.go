@@ -1207,7 +1207,10 @@ func (idx *matchIndex) addNominalParticiples(ings []Parsed) {
 	lx := lexicons[idx.lang]
 	lines := map[string][]int{}
 	for i, p := range ings {
-		raw := normalizeIn(splitElisions(p.Name), idx.lang)
+		// Parse leaves the participle after the food in the notes ("pomodori" and "pelati"), so the
+		// first note is read with the name.
+		first, _, _ := strings.Cut(p.Notes, ";")
+		raw := normalizeIn(splitElisions(p.Name+" "+first), idx.lang)
 		for k, w := range raw {
 			if k > 0 && lx.has(classDescriptor, raw, k) && participle(w) && !slices.Contains(lines[w], i) {
 				lines[w] = append(lines[w], i)

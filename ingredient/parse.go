@@ -4,6 +4,7 @@ package ingredient
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Parsed is an ingredient line split into its parts. The original line is not part of it: callers
@@ -113,7 +114,7 @@ func parseParts(line string, toks []token) Parsed {
 	if first := strings.ToLower(strings.Fields(trimmed)[0]); (first == "for" || first == "to") && strings.Contains(line, ":") {
 		colon := strings.Index(line, ":")
 		head := strings.TrimSpace(line[:colon])
-		p := parser{line: line, toks: toks}
+		p := newParser(line, toks)
 		// Parse the part after the colon in place, so the name stays a slice of the line.
 		for k, t := range p.toks {
 			if t.start > colon {
@@ -130,8 +131,18 @@ func parseParts(line string, toks []token) Parsed {
 		}
 		return out
 	}
-	p := parser{line: line, toks: toks}
+	p := newParser(line, toks)
 	return p.parse()
+}
+
+// newParser reads a line whose words are English with the English word lists, and any other line
+// with the other languages' lists too (see foreignLineWords). A line whose words tell no language
+// ("1 oignon émincé", "200 g geraspte kaas") may be in any of them, so it is read with their
+// lists as well, but only with the words and longer beginnings: a short one such as "mal*" would
+// also take English words ("malt").
+func newParser(line string, toks []token) parser {
+	english, told := lineLanguage(toks)
+	return parser{line: line, toks: toks, foreign: !english || !told, untold: !told}
 }
 
 func hasNumber(toks []token) bool {
@@ -150,6 +161,8 @@ type parser struct {
 	notes   []string
 	out     Parsed
 	closers []int // see closeParen
+	foreign bool  // the line's words are not English, or tell no language (see newParser)
+	untold  bool  // the line's words tell no language
 }
 
 func (p *parser) tok(i int) *token {
@@ -240,6 +253,13 @@ func (p *parser) parse() Parsed {
 		}
 		haveNumber = true
 		p.packageSizes()
+		if t := p.tok(p.i); t != nil && t.kind == tWord && isCountWord(t.text) {
+			// "2 Stück Lauch", "2 st ägg": the word counts the food; it is neither unit nor name.
+			p.i++
+			if p.isPunct(p.i, ".") && !p.toks[p.i].spaceBefore {
+				p.i++
+			}
+		}
 	}
 	if !haveNumber {
 		p.sizeBeforeUnit()
@@ -274,6 +294,12 @@ func (p *parser) prefix() (article bool) {
 		case t.kind == tWord && (t.low == "a" || t.low == "an"):
 			article = true
 			p.i++
+		case t.kind == tWord && unitArticles[t.low] && p.tok(p.i+1) != nil && lookupUnit(p.toks[p.i+1].text, false) != "":
+			// "een snufje zout", "une pincée de sel": the article stands for one.
+			article = true
+			p.i++
+		case t.kind == tWord && leadArticles[t.low] && p.tok(p.i+1) != nil && leadOfWords[p.toks[p.i+1].low]:
+			p.i++ // "le jus de 2 citrons": the article is neither food nor note
 		case t.kind == tWord && t.low == "half" && p.isWord(p.i+1, "a", "an"):
 			p.note("half")
 			p.i += 2
@@ -286,7 +312,7 @@ func (p *parser) prefix() (article bool) {
 			for j < len(p.toks) && p.toks[j].kind == tWord && leadOfWords[p.toks[j].low] {
 				j++
 			}
-			if !p.isWord(j, "of") && !(p.isWord(j, "from") && p.startsAmount(j+1)) {
+			if !p.isWord(j, leadJoinWords...) && !(p.isWord(j, "from") && p.startsAmount(j+1)) {
 				return article
 			}
 			p.note(p.span(p.i, j))
@@ -407,13 +433,17 @@ func (p *parser) packageSizes() {
 // sizeBeforeUnit notes a size word standing before a unit ("2 heaping tbsp", "small bunch
 // coriander", "1 thumb-sized piece of ginger") and reports whether it did.
 func (p *parser) sizeBeforeUnit() bool {
-	t, next := p.tok(p.i), p.tok(p.i+1)
+	t, after := p.tok(p.i), p.i+1
+	if p.isPunct(after, ".") && !p.toks[after].spaceBefore {
+		after++ // "2 gestr. TL Zimt"
+	}
+	next := p.tok(after)
 	if t == nil || next == nil || t.kind != tWord || next.kind != tWord || !isSizeWord(t.low) ||
 		lookupUnit(next.text, true) == "" {
 		return false
 	}
-	p.note(t.text)
-	p.i++
+	p.note(p.span(p.i, after))
+	p.i = after
 	return true
 }
 
@@ -512,7 +542,9 @@ func (p *parser) unit(i int, afterNumber, article bool) (string, int) {
 		return "", i
 	}
 	u, end := "", i+1
-	if e := p.flOz(i); e > 0 {
+	if su, e := p.spoon(i); su != "" {
+		u, end = su, e
+	} else if e := p.flOz(i); e > 0 {
 		u, end = unitFlOz, e
 	} else {
 		u = lookupUnit(t.text, afterNumber)
@@ -526,7 +558,11 @@ func (p *parser) unit(i int, afterNumber, article bool) (string, int) {
 			end++
 		}
 	}
-	hasOf := p.isWord(end, "of")
+	end = p.unitQualifier(end)
+	hasOf := p.joinsAt(end)
+	if joinedUnits[t.low] && !hasOf && !elided(p.tokLow(end)) {
+		return "", i // "3 noix", "1 bouquet garni": the food, not a measure
+	}
 	if !afterNumber && !article && !hasOf && !vagueUnits[u] {
 		return "", i
 	}
@@ -539,6 +575,89 @@ func (p *parser) unit(i int, afterNumber, article bool) (string, int) {
 		end++
 	}
 	return u, end
+}
+
+// joinsAt reports whether a joining word between a measure and its food stands at i ("of", "de",
+// "di", "van"). It belongs to neither. "van" joins only a food ("1 blik van 400 g" is a size).
+func (p *parser) joinsAt(i int) bool {
+	if !p.isWord(i, joinWordList...) {
+		return false
+	}
+	n := p.tok(i + 1)
+	return n != nil && (n.kind == tWord || p.toks[i].low != "van")
+}
+
+// elided reports whether a word starts with an elided joining word ("d'huile", "d’aglio").
+func elided(low string) bool {
+	for _, e := range []string{"d'", "d’"} {
+		if len(low) > len(e) && strings.HasPrefix(low, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// spoon reads a spoon named with its size at i: French "c. à s.", "c.à.c", "cuillère à soupe",
+// Portuguese "colher (sopa)", "colheres de chá". It returns the unit and the index after it, or "".
+func (p *parser) spoon(i int) (string, int) {
+	if w := p.tokLow(i); (w == "cs" || w == "cc") && (p.joinsAt(i+1) || elided(p.tokLow(i+1))) {
+		// "4 cs de parmesan", "1 cc d'huile": the French spoons. A "cc" before no joining word is
+		// the cubic centimetre ("牛乳 200cc").
+		return spoonSizes[w[1:]], i + 1
+	}
+	if !spoonWords[p.tokLow(i)] {
+		return "", i
+	}
+	j := i + 1
+	dot := func() {
+		if p.isPunct(j, ".") {
+			j++
+		}
+	}
+	dot()
+	switch {
+	case p.isWord(j, "à", "a"):
+		j++
+		dot()
+		if u := spoonSizes[p.tokLow(j)]; u != "" {
+			j++
+			if p.isPunct(j, ".") && !p.toks[j].spaceBefore {
+				j++
+			}
+			return u, j
+		}
+	case p.isPunct(j, "(") && p.isPunct(j+2, ")"):
+		if u := spoonSizes[p.tokLow(j+1)]; u != "" {
+			return u, j + 3
+		}
+	case p.isWord(j, "de"):
+		if u := spoonSizes[p.tokLow(j+1)]; u != "" && p.tokLow(j+1) != "c" && p.tokLow(j+1) != "s" {
+			return u, j + 2
+		}
+	}
+	return "", i
+}
+
+// unitQualifier consumes what qualifies the measure itself after its word: "(sopa)", "(chá)" after
+// "xícara", "(gestr.)", "soperas" after "cucharadas". It belongs to the unit, not to the notes.
+func (p *parser) unitQualifier(i int) int {
+	if p.isWord(i, "sopera", "soperas") {
+		return i + 1
+	}
+	if !p.isPunct(i, "(") {
+		return i
+	}
+	end := p.closeParen(i)
+	if end < 0 || end == i+2 {
+		return i
+	}
+	for k := i + 1; k < end-1; k++ {
+		t := p.toks[k]
+		if !(t.kind == tWord && (unitQualifiers[t.low] || spoonSizes[t.low] != "") || t.kind == tPunct && t.text == ".") {
+			return i
+		}
+	}
+	return end
 }
 
 // afterUnit consumes what may follow a unit before the name: "(2 sticks)", "/ 1 lb 2 oz", a container
@@ -572,6 +691,13 @@ func (p *parser) afterUnit() {
 			}
 			p.note(p.span(p.i+1, j))
 			p.i = j
+		case t.kind == tWord && unitQualifiers[t.low]:
+			// "2 cucchiai rasi di zucchero": a level word after the spoon is a note, as "heaping" is.
+			p.note(t.text)
+			p.i++
+			if p.joinsAt(p.i) {
+				p.i++
+			}
 		case t.kind == tWord && measureUnits[p.out.Unit] && containerUnits[lookupUnit(t.text, true)]:
 			p.note(t.text)
 			p.i++
@@ -600,8 +726,12 @@ func (p *parser) afterUnit() {
 func (p *parser) name() {
 	nameStart, nameEnd, tail := -1, -1, len(p.toks)
 	leadStart, leadEnd := -1, -1
+	// lastLead is the last run of describing words noted, and lastLeadNote its index in the notes:
+	// a line with nothing else names its food with it (see below).
+	lastLead, lastLeadNote := [2]int{-1, -1}, -1
 	flushLead := func() {
 		if leadStart >= 0 {
+			lastLead, lastLeadNote = [2]int{leadStart, leadEnd}, len(p.notes)
 			p.note(p.span(leadStart, leadEnd+1))
 			leadStart, leadEnd = -1, -1
 		}
@@ -658,7 +788,7 @@ scan:
 				break scan
 			case nameStart < 0 && leadStart >= 0 && t.low == "to" && descriptors[p.tokLow(k+1)]:
 				leadEnd = k // "medium to large"
-			case descriptors[t.low] && !(t.low == "minced" && p.isWord(k+1, meatWordList...)):
+			case p.isDescriptor(t) && !(t.low == "minced" && p.isWord(k+1, meatWordList...)):
 				if nameStart < 0 {
 					if leadStart < 0 {
 						leadStart = k
@@ -677,6 +807,12 @@ scan:
 		}
 	}
 	flushLead()
+	if nameStart < 0 && lastLeadNote >= 0 && lastLeadNote == len(p.notes)-1 && p.foreignOnly(lastLead[0], lastLead[1]+1) {
+		// Every word was read as describing one, but a line names a food: "tagliatelle" begins as
+		// the Italian "tagliato" does. The words of another language's list are the name here.
+		p.notes = p.notes[:lastLeadNote]
+		nameStart, nameEnd = lastLead[0], lastLead[1]
+	}
 	if nameStart < 0 {
 		if p.i < tail {
 			p.note(p.span(p.i, tail))
@@ -686,6 +822,11 @@ scan:
 	wordsEnd := nameEnd
 	nameEnd = p.unitAfterName(nameStart, nameEnd)
 	p.out.Name = p.span(nameStart, nameEnd+1)
+	if first := p.toks[nameStart].low; elided(first) {
+		// "d'huile d'olive": the elided "de" joins measure and food and belongs to neither.
+		_, size := utf8.DecodeRuneInString(first[1:])
+		p.out.Name = p.out.Name[1+size:]
+	}
 	if wordsEnd+1 < tail {
 		p.note(p.span(wordsEnd+1, tail))
 	}
@@ -736,9 +877,31 @@ func (p *parser) trailingAmount(tail int) int {
 	return next
 }
 
+// foreignOnly reports whether a word of tokens [a, b) is a describing word only by the lists of
+// languages other than English.
+func (p *parser) foreignOnly(a, b int) bool {
+	for k := a; k < b; k++ {
+		if t := &p.toks[k]; t.kind == tWord && !descriptors[t.low] && p.isDescriptor(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// isDescriptor reports whether a word describes the food's state, size or cut (see descriptors),
+// in English or, in a line that is not English, in the language lists of data/.
+func (p *parser) isDescriptor(t *token) bool {
+	return descriptors[t.low] || p.foreign && foreignLineWords[classDescriptor].has(foldEnding(t.low), p.untold)
+}
+
 // isTail reports whether the word at k starts the part after the name.
 func (p *parser) isTail(k int) bool {
 	t := p.toks[k]
+	if p.tasteAt(k) || p.foreign && len(t.low) > 1 && foreignLineWords[classCut].has(foldEnding(t.low), p.untold) {
+		// "sal al gusto", "sale q.b.", "Öl zum Braten"; not the one-letter "i" and "a", which
+		// also join two foods ("sól i pieprz").
+		return true
+	}
 	if t.low == "or" {
 		// "butter or margarine" is one name; "1 cup, or more to taste" is not.
 		n := p.tok(k + 1)
@@ -750,6 +913,19 @@ func (p *parser) isTail(k int) bool {
 	}
 	// "cut" and "about" are descriptors before the name and separators after it.
 	return true
+}
+
+// tasteAt reports whether a "to taste" phrase of another language starts at token k.
+func (p *parser) tasteAt(k int) bool {
+	rest := strings.ToLower(p.line[p.toks[k].start:])
+	for _, ph := range tastePhrases {
+		if strings.HasPrefix(rest, ph) {
+			if r, _ := utf8.DecodeRuneInString(rest[len(ph):]); !isWordRune(r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unitAfterName moves a unit written after the food ("3 garlic cloves", "2 celery stalks", "4 thyme

@@ -36,15 +36,56 @@ var descriptors = setOf(
 // here too, so a count before them still counts the package.
 var sizeWords = setOf("large", "small", "medium", "big", "heaping", "heaped", "level", "scant", "generous",
 	"rounded", "good", "extra-large", "full", "whole",
+	"gestr", "gestrichene", "gestrichener", "gehäufte", "gehäufter",
 	"kleine", "kleinen", "kleiner", "kleines", "große", "großen", "großer", "großes", "grosse", "grossen",
 	"mittelgroße", "mittelgroßer", "mittelgroßes", "grande", "grandes",
 	"pequeña", "pequeñas", "pequeño", "pequeños", "piccola", "piccole", "piccolo", "piccoli", "grote",
 	"middelgrote", "pequena", "pequenas", "pequeno", "pequenos", "mała", "małe", "duża", "duże", "liten", "litet",
 	"små", "stor", "stort", "stora", "malá", "malé", "velká", "velké")
 
-// leadOfWords may open a line of the form "juice of 1 lemon".
+// leadOfWords may open a line of the form "juice of 1 lemon", "suco de 2 limões", "le jus de 2
+// citrons": the fruit is the food (it is what one buys), the part taken from it a note.
 var leadOfWords = setOf("juice", "zest", "rind", "peel", "grated", "finely", "freshly", "and", "the", "squeezed",
-	"seeds", "flesh", "leaves")
+	"seeds", "flesh", "leaves",
+	"jus", "zeste", "suco", "sumo", "zumo", "jugo", "ralladura", "succo", "scorza", "raspas", "raspa", "casca",
+	"saft", "abrieb", "schale", "sap", "rasp", "sok", "skórka", "skal", "skall", "šťáva", "kůra")
+
+// leadJoinWords join a leadOfWords word to its fruit: the joining words of a measure and the
+// prepositions the other languages use there ("Saft von 1 Zitrone", "saft av 1 citron", "sok z cytryny").
+var leadJoinWords = append([]string{"von", "av", "af", "z", "ze"}, joinWordList...)
+
+// leadArticles may stand before a leadOfWords word ("el zumo de 1 limón"); they are neither food nor note.
+var leadArticles = setOf("le", "la", "el", "il", "lo", "o")
+
+// unitArticles stand for "one" before a unit ("een snufje zout", "une pincée de sel").
+var unitArticles = setOf("een", "ein", "eine", "einen", "une", "un", "una", "uno", "um", "uma", "en", "ett", "et", "ei")
+
+// joinWordList are the words that join a measure to its food ("2 cups of flour", "200 g de farine",
+// "200 g di farina", "1 blik van"): they belong to neither. The elided "d'" is read in the food's word.
+var joinWordList = []string{"of", "de", "di", "van"}
+
+// spoonWords name a spoon whose size follows it ("c. à s.", "cuillère à café", "colher (sopa)").
+var spoonWords = setOf("c", "cuillère", "cuillères", "cuillere", "cuilleres", "cuil", "cuill", "colher", "colheres")
+
+// spoonSizes are the words after a spoon word that give its size: the soup spoon is the tablespoon,
+// the coffee and tea spoons the teaspoon.
+var spoonSizes = map[string]string{
+	"soupe": unitTbsp, "s": unitTbsp, "sopa": unitTbsp,
+	"café": unitTsp, "cafe": unitTsp, "c": unitTsp, "thé": unitTsp, "the": unitTsp, "chá": unitTsp, "cha": unitTsp,
+}
+
+// unitQualifiers say how a measure is filled or which one it is ("(gestr.)", "(chá)" after "xícara").
+// In parentheses right after the unit they belong to the unit, as does the size word of
+// "cucharadas soperas". Level words written loose ("2 cucchiai rasi") are notes, as "heaping" is.
+var unitQualifiers = setOf("sopera", "soperas",
+	"gestr", "gestrichen", "gestrichener", "gestrichene", "gehäuft", "gehäufter", "gehäufte", "rasa", "rasas", "raso",
+	"rasi", "rase", "ras", "colmo", "colma", "colmi", "colme", "colmada", "colmadas", "cheia", "cheias", "cheio",
+	"bombée", "bombé", "level", "heaping", "heaped", "rounded", "scant", "sobremesa")
+
+// tastePhrases are "to taste" in the other languages: they end the food's name.
+var tastePhrases = []string{"al gusto", "a gusto", "a gosto", "q.b", "qb", "nach geschmack", "nach belieben",
+	"naar smaak", "naar wens", "naar believen", "do smaku", "efter smak", "efter smag", "etter smak",
+	"podle chuti", "à volonté", "au goût", "selon le goût"}
 
 // approxWords may precede an amount ("about 2 cups").
 var approxWords = setOf("about", "approximately", "approx", "around", "roughly", "~", "circa", "ca",

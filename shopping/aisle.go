@@ -52,6 +52,27 @@ func IsAisle(a string) bool {
 	return false
 }
 
+// SavedCorrections turns a user's aisle corrections, as stored by the food
+// key each was saved under, into the map Aisle and Merge read. Each is
+// also filed under the key FoodKey gives its food today, so that a
+// correction saved before a plural rule was added (under "tomaten") still
+// applies to the food now keyed "tomate"; where two land on one key, the
+// one saved under that very key wins.
+func SavedCorrections(saved map[string]string) map[string]string {
+	out := make(map[string]string, len(saved))
+	for key, aisle := range saved {
+		if now := FoodKey(key); now != key {
+			if _, exact := saved[now]; !exact {
+				out[now] = aisle
+			}
+		}
+	}
+	for key, aisle := range saved {
+		out[key] = aisle
+	}
+	return out
+}
+
 // Aisle returns the built-in aisle of a food key: the whole name, then its
 // endings (the head noun: "red onion" is an onion), then any other word
 // ("chicken thigh"). A food named frozen is in the freezer whatever it is.

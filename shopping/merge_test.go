@@ -81,6 +81,18 @@ func TestMerge(t *testing.T) {
 		{"stock and breast", []string{"1 cup chicken stock", "2 chicken breasts"}, AsWritten, []string{"1 cup chicken stock", "2 chicken breasts"}},
 		{"different non-measure units", []string{"1 can tomatoes", "400 g tomatoes"}, Metric, []string{"1 can tomatoes", "400 g tomatoes"}},
 		{"line without a food kept whole", []string{"For the sauce:"}, AsWritten, []string{"For the sauce:"}},
+		// Other languages: the unit and the food as Parse reads them.
+		{"German spoons add up", []string{"2 EL Olivenöl", "1 EL Olivenöl"}, AsWritten, []string{"3 tbsp Olivenöl"}},
+		{"Spanish cloves add up", []string{"3 dientes de ajo", "2 dientes de ajo picados"}, AsWritten, []string{"5 clove ajo"}},
+		{"French soup and coffee spoons", []string{"1 c. à soupe d'huile d'olive", "1 c. à café d'huile d'olive"}, Metric, []string{"1.3 tbsp huile d'olive"}},
+		{"Portuguese spoons named with their size", []string{"3 colheres (sopa) de azeite", "1 colher de sopa de azeite"}, AsWritten, []string{"4 tbsp azeite"}},
+		{"German plural and singular", []string{"1 Zwiebel", "2 Zwiebeln, gewürfelt"}, AsWritten, []string{"3 Zwiebel"}},
+		{"Portuguese plural and singular", []string{"1 limão", "suco de 2 limões"}, AsWritten, []string{"3 limão"}},
+		{"decagrams and grams", []string{"5 dag masła", "50 g masła"}, Metric, []string{"100 g masła"}},
+		{"kryddmått and teaspoon", []string{"1 krm svartpeppar", "1 tsk svartpeppar"}, Metric, []string{"6 ml svartpeppar"}},
+		{"a count word is no unit", []string{"2 Stück Lauch", "1 Lauch"}, AsWritten, []string{"3 Lauch"}},
+		{"different flours in Polish", []string{"1 szklanka mąki pszennej", "1 szklanka mąki żytniej"}, AsWritten, []string{"1 cup mąki pszennej", "1 cup mąki żytniej"}},
+		{"cups and grams of one flour", []string{"1 xícara (chá) de farinha de trigo", "200 g de farinha de trigo"}, Metric, []string{"240 ml farinha de trigo", "200 g farinha de trigo"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -162,9 +174,26 @@ func TestFoodKey(t *testing.T) {
 	for in, want := range map[string]string{
 		"Eggs": "egg", "Red Onions": "red onion", "tomatoes": "tomato", "berries": "berry", "asparagus": "asparagus",
 		"leaves": "leaf", "olives": "olive", "cloves": "clove", "peas": "pea", "hummus": "hummus", "molasses": "molasses",
+		"Zwiebeln": "zwiebel", "Zwiebel": "zwiebel", "Tomaten": "tomate", "Kartoffeln": "kartoffel", "cebollas": "cebolla",
+		"limões": "limão", "pães": "pão", "poireaux": "poireau", "oignons": "oignon", "green onions": "green onion",
+		"farina 00": "farina 00", "chicken": "chicken", "chickens": "chicken",
 	} {
 		if got := FoodKey(in); got != want {
 			t.Errorf("FoodKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestFoodKeyKeepsFoodsApart lists pairs of different foods whose names are close: they must keep
+// different keys in every language's plural rule.
+func TestFoodKeyKeepsFoodsApart(t *testing.T) {
+	t.Parallel()
+	for _, pair := range [][2]string{
+		{"pâte", "pâté"}, {"mąki pszennej", "mąki żytniej"}, {"paste", "pasta"}, {"lime", "limes de"},
+		{"Sahne", "Saft"}, {"tomato", "tomatillo"}, {"pepper", "peppers sauce"}, {"gree", "green"},
+	} {
+		if FoodKey(pair[0]) == FoodKey(pair[1]) {
+			t.Errorf("FoodKey(%q) = FoodKey(%q) = %q", pair[0], pair[1], FoodKey(pair[0]))
 		}
 	}
 }
@@ -199,4 +228,23 @@ func FuzzMerge(f *testing.F) {
 			t.Fatalf("%d sources for 3 lines", n)
 		}
 	})
+}
+
+// A correction saved under a food's key from before a plural rule existed
+// still files that food, now keyed by its singular; a correction saved under
+// the new key itself wins over it.
+func TestSavedCorrectionsFollowTodaysKeys(t *testing.T) {
+	if FoodKey("Tomaten") != "tomate" {
+		t.Fatalf("FoodKey(Tomaten) = %q: this test needs a key that changed", FoodKey("Tomaten"))
+	}
+	got := SavedCorrections(map[string]string{"tomaten": "pantry", "zwiebeln": "produce", "zwiebel": "other"})
+	if a := Aisle("tomate", got); a != "pantry" {
+		t.Errorf("Aisle(tomate) = %q, want the correction saved under tomaten", a)
+	}
+	if a := Aisle("zwiebel", got); a != "other" {
+		t.Errorf("Aisle(zwiebel) = %q, want the correction saved under zwiebel itself", a)
+	}
+	if a := Aisle("tomaten", got); a != "pantry" {
+		t.Errorf("Aisle(tomaten) = %q: the key it was saved under must still find it", a)
+	}
 }

@@ -2,6 +2,7 @@ package shopping
 
 import (
 	"strings"
+	"unicode"
 
 	"larder/ingredient"
 )
@@ -45,9 +46,30 @@ func FoodKey(food string) string {
 	return strings.Join(words, " ")
 }
 
-// singular undoes the regular English plurals food names take. Words that
-// end in s in the singular (asparagus, hummus, couscous, molasses) are kept.
+// singular undoes the regular plurals food names take: English ones, which
+// also cover the -s plurals of Spanish, Portuguese, French and Dutch
+// ("cebollas", "oignons"); German -n after -e, -el and -er ("Zwiebeln",
+// "Tomaten", "Kartoffeln"); Portuguese -ões and -ães ("limões"); French -eaux
+// and -oux ("poireaux", "choux"). Each rule only removes an ending that the
+// singular never has in the same position, so two different foods never get
+// one key; languages whose plurals change the stem (Polish, Czech, Italian,
+// Dutch -en, Scandinavian -er) are left as written. Words that end in s in
+// the singular (asparagus, hummus, couscous, molasses) are kept.
 func singular(w string) string {
+	for _, pl := range []string{"ões", "ães"} {
+		if strings.HasSuffix(w, pl) && len(w) > len(pl) {
+			return strings.TrimSuffix(w, pl) + "ão"
+		}
+	}
+	if len(w) >= 6 && (strings.HasSuffix(w, "eaux") || strings.HasSuffix(w, "oux")) {
+		return strings.TrimSuffix(w, "x")
+	}
+	if len(w) >= 5 && strings.HasSuffix(w, "n") && hasLetters(w) && !englishEn[w] {
+		stem := strings.TrimSuffix(w, "n")
+		if strings.HasSuffix(stem, "e") && !strings.HasSuffix(stem, "ee") || strings.HasSuffix(stem, "el") || strings.HasSuffix(stem, "er") {
+			return stem
+		}
+	}
 	if len(w) < 4 || !strings.HasSuffix(w, "s") {
 		return w
 	}
@@ -65,4 +87,21 @@ func singular(w string) string {
 		return strings.TrimSuffix(w, "ves") + "f" // leaves → leaf, halves → half
 	}
 	return strings.TrimSuffix(w, "s")
+}
+
+// englishEn are English food words ending in -en, which the German plural
+// rule would cut: their keys stay as they were, so lists and aisle
+// corrections saved under them still match.
+var englishEn = map[string]bool{"chicken": true, "gluten": true, "ramen": true, "golden": true, "garden": true,
+	"frozen": true, "dozen": true, "kitchen": true}
+
+// hasLetters reports whether a word is letters only (no digits or marks
+// such as "00"), the words the plural rules are for.
+func hasLetters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -41,6 +41,8 @@ var measures = map[string]measure{
 	"pint": {Volume, 480}, "quart": {Volume, 960}, "gallon": {Volume, 3840},
 	"ml": {Volume, 1}, "cl": {Volume, 10}, "dl": {Volume, 100}, "l": {Volume, 1000},
 	"mg": {Mass, 0.001}, "g": {Mass, 1}, "kg": {Mass, 1000}, "oz": {Mass, 28.35}, "lb": {Mass, 453.6},
+	// The Swedish and Norwegian kryddmått is 1 ml; the Polish and Czech dekagram 10 g.
+	"krm": {Volume, 1}, "dag": {Mass, 10},
 }
 
 // FamilyOf returns the family of a unit as the ingredient reader writes it

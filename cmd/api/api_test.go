@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"larder/backup"
+	"larder/cmd/cmdtest"
 	"larder/repo"
 	"larder/repo/repotest"
 	"larder/token"
@@ -26,22 +27,7 @@ import (
 
 var apiBinary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "larder-api-test")
-	if err != nil {
-		panic(err)
-	}
-	apiBinary = filepath.Join(dir, "api")
-	build := exec.Command("go", "build", "-o", apiBinary, ".")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build api:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { cmdtest.Main(m, "api", &apiBinary) }
 
 // A large upload is spooled in DATA_DIR/tmp as it arrives, whatever TMPDIR
 // the process was started with: what an API killed in the middle of an
@@ -92,7 +78,7 @@ func TestKilledAPILeavesItsSpooledUploadToTheScratchSweep(t *testing.T) {
 			t.Logf("api log:\n%s", logs.String())
 		}
 	})
-	waitFor(t, "the API to serve", 60*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the API to serve", 60*time.Second, func() bool {
 		resp, err := http.Get("http://" + addr + "/api/health")
 		if err != nil {
 			return false
@@ -130,7 +116,7 @@ func TestKilledAPILeavesItsSpooledUploadToTheScratchSweep(t *testing.T) {
 		}
 	}
 	var spool string
-	waitFor(t, "the upload to be spooled in DATA_DIR/tmp", 30*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the upload to be spooled in DATA_DIR/tmp", 30*time.Second, func() bool {
 		spool = spooledBody(t, scratch, 16<<20)
 		return spool != ""
 	})
@@ -189,14 +175,3 @@ func spooledBody(t *testing.T, dir string, min int64) string {
 	return ""
 }
 
-// waitFor polls until cond holds or the deadline passes.
-func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}

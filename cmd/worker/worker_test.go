@@ -26,6 +26,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"larder/backup"
+	"larder/cmd/cmdtest"
 	"larder/config"
 	"larder/handlers"
 	"larder/jobs"
@@ -40,22 +41,7 @@ import (
 
 var workerBinary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "larder-worker-test")
-	if err != nil {
-		panic(err)
-	}
-	workerBinary = filepath.Join(dir, "worker")
-	build := exec.Command("go", "build", "-o", workerBinary, ".")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build worker:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { cmdtest.Main(m, "worker", &workerBinary) }
 
 type bundle struct {
 	dbName   string
@@ -187,17 +173,6 @@ func (b *bundle) jobState(t *testing.T, id string) (string, map[string]any) {
 	return job["state"].(string), job
 }
 
-// waitFor polls until cond holds or the deadline passes.
-func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
 
 func pngBytes(t *testing.T) []byte {
 	img := image.NewRGBA(image.Rect(0, 0, 64, 48))
@@ -239,13 +214,13 @@ func TestJobMovesFromQueuedToRunningToCompleted(t *testing.T) {
 	}
 
 	b.startWorker(t, "images")
-	waitFor(t, "the worker to fetch the image", 30*time.Second, func() bool { return requests.Load() > 0 })
+	cmdtest.WaitFor(t, "the worker to fetch the image", 30*time.Second, func() bool { return requests.Load() > 0 })
 	if state, _ := b.jobState(t, id); state != "running" {
 		t.Fatalf("while the worker fetches: %s, want running", state)
 	}
 	close(release)
 	var job map[string]any
-	waitFor(t, "the job to complete", 30*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the job to complete", 30*time.Second, func() bool {
 		var state string
 		state, job = b.jobState(t, id)
 		return state == "completed"
@@ -272,7 +247,7 @@ func TestKilledWorkerDoesNotLoseItsJob(t *testing.T) {
 
 	id := b.enqueueImageDownload(t, site.URL+"/photo.png")
 	first := b.startWorker(t, "images")
-	waitFor(t, "the first worker to start the job", 30*time.Second, func() bool { return requests.Load() == 1 })
+	cmdtest.WaitFor(t, "the first worker to start the job", 30*time.Second, func() bool { return requests.Load() == 1 })
 	if state, _ := b.jobState(t, id); state != "running" {
 		t.Fatalf("before the kill: %s, want running", state)
 	}
@@ -291,7 +266,7 @@ func TestKilledWorkerDoesNotLoseItsJob(t *testing.T) {
 	b.startWorker(t, "images")
 	var job map[string]any
 	// Well under the kinds' own 2 minutes: JOB_TIME_LIMIT must bound the wait.
-	waitFor(t, "another worker to complete the rescued job", 75*time.Second, func() bool {
+	cmdtest.WaitFor(t, "another worker to complete the rescued job", 75*time.Second, func() bool {
 		var state string
 		state, job = b.jobState(t, id)
 		return state == "completed"
@@ -330,7 +305,7 @@ func TestKilledWorkerDoesNotLoseItsBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := b.startWorker(t, "backup")
-	waitFor(t, "the first worker to be writing the archive", 30*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the first worker to be writing the archive", 30*time.Second, func() bool {
 		var waiting bool
 		if err := b.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE app_job SET progress%')`).Scan(&waiting); err != nil {
@@ -362,7 +337,7 @@ func TestKilledWorkerDoesNotLoseItsBackup(t *testing.T) {
 	// kind's own hours) has passed.
 	b.startWorker(t, "backup")
 	var job map[string]any
-	waitFor(t, "another worker to complete the rescued backup", 75*time.Second, func() bool {
+	cmdtest.WaitFor(t, "another worker to complete the rescued backup", 75*time.Second, func() bool {
 		var state string
 		state, job = b.jobState(t, id)
 		return state == "completed" || state == "failed"
@@ -429,7 +404,7 @@ func TestKilledWorkerDuringRestoreChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	restoreJob := b.startRestore(t, name)
-	waitFor(t, "the restore to wait for the table", 30*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the restore to wait for the table", 30*time.Second, func() bool {
 		var waiting bool
 		if err := b.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid())`).Scan(&waiting); err != nil {
@@ -444,7 +419,7 @@ func TestKilledWorkerDuringRestoreChangesNothing(t *testing.T) {
 	// The API looks for the restore lock once a second; until it has seen
 	// it, a request reading the tables would wait for the restore, so the
 	// test asks for one that reads none.
-	waitFor(t, "the API to answer 503", 5*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the API to answer 503", 5*time.Second, func() bool {
 		status, _ := b.call(t, "GET", "/api/openapi.json", nil)
 		return status == 503
 	})
@@ -454,7 +429,7 @@ func TestKilledWorkerDuringRestoreChangesNothing(t *testing.T) {
 	_, _ = first.Process.Wait()
 	// The restore's session ends as soon as PostgreSQL sees its worker
 	// gone, though the statement it ran was still waiting.
-	waitFor(t, "the API to serve again", 15*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the API to serve again", 15*time.Second, func() bool {
 		status, _ := b.call(t, "GET", "/api/openapi.json", nil)
 		return status == 200
 	})
@@ -507,7 +482,7 @@ func TestKilledWorkerBeforeItsRestoreStartedChangesNothing(t *testing.T) {
 	}
 	// Its rescuer must not end the job while the test holds it.
 	taker := b.startWorker(t, "backup", "JOB_TIME_LIMIT=60s")
-	waitFor(t, "the restore to wait to claim its job", 30*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the restore to wait to claim its job", 30*time.Second, func() bool {
 		var waiting bool
 		if err := b.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE app_job%SET restore_lock_pid%')`).Scan(&waiting); err != nil {
@@ -524,7 +499,7 @@ func TestKilledWorkerBeforeItsRestoreStartedChangesNothing(t *testing.T) {
 	_, _ = taker.Process.Wait()
 	// PostgreSQL ends the presence session once it sees the worker gone,
 	// though its statement was still waiting for the row.
-	waitFor(t, "the restore to read as interrupted", 15*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the restore to read as interrupted", 15*time.Second, func() bool {
 		state, _ := b.jobState(t, restoreJob)
 		return state != "running"
 	})
@@ -551,7 +526,7 @@ func (b *bundle) createBackup(t *testing.T) string {
 	}
 	backupJob := body["job"].(map[string]any)["id"].(string)
 	var job map[string]any
-	waitFor(t, "the backup", 60*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the backup", 60*time.Second, func() bool {
 		var state string
 		state, job = b.jobState(t, backupJob)
 		return state == "completed"
@@ -606,7 +581,7 @@ func (b *bundle) restoreAgain(t *testing.T, name string, later repo.User, killed
 	b.startWorker(t, "backup", "JOB_TIME_LIMIT=1h")
 	again := b.startRestore(t, name)
 	var state string
-	waitFor(t, "the second restore", 60*time.Second, func() bool {
+	cmdtest.WaitFor(t, "the second restore", 60*time.Second, func() bool {
 		// The restore ends every session: read the job from the database.
 		if err := b.db.QueryRow(ctx, `SELECT CASE WHEN result IS NOT NULL THEN 'completed'
 			WHEN error_code IS NOT NULL THEN error_code ELSE '' END FROM app_job WHERE id = $1`, again).Scan(&state); err != nil {
