@@ -112,6 +112,20 @@ type Archive struct {
 	// yields.
 	Total int
 	each  func(yield func(Recipe) bool)
+	// closers release what reading the archive needs beyond the caller's
+	// file (an export zipped again is unpacked to a temporary file).
+	closers []io.Closer
+}
+
+// Close releases what Open took beyond the caller's file; the archive's
+// recipes are not read after.
+func (a *Archive) Close() error {
+	var errs []error
+	for _, c := range a.closers {
+		errs = append(errs, c.Close())
+	}
+	a.closers = nil
+	return errors.Join(errs...)
 }
 
 // Recipes yields the archive's recipes one at a time, in the archive's
@@ -134,7 +148,13 @@ func Open(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 		if err != nil {
 			return nil, err
 		}
-		return z.detect()
+		a, err := z.detect()
+		if err != nil {
+			z.close()
+			return nil, err
+		}
+		a.closers = z.closers
+		return a, nil
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
 		// Gzipped JSON: Paprika's single-recipe export (.paprikarecipe),
 		// or any JSON document of recipes gzipped (.json.gz).
@@ -196,9 +216,14 @@ func jsonText(b []byte) []byte {
 
 // zipArchive is an opened zip whose entries passed the size checks.
 type zipArchive struct {
-	zr    *zip.Reader
-	lim   Limits
-	files []*zip.File // regular files with safe names, in archive order
+	r  io.ReaderAt // the zip's bytes
+	zr *zip.Reader
+	// depth counts the zips this one is wrapped in (see unwrap).
+	depth int
+	// closers are temporary files the zip or the zips in it are read from.
+	closers []io.Closer
+	lim     Limits
+	files   []*zip.File // regular files with safe names, in archive order
 	// fileNames are the files' names as read: UTF-8, "/"-separated,
 	// cleaned (see entryName).
 	fileNames []string
@@ -230,14 +255,19 @@ func openZip(r io.ReaderAt, size int64, lim Limits) (*zipArchive, error) {
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	return checkZip(zr, lim)
+	return checkZip(r, zr, lim)
 }
 
-func checkZip(zr *zip.Reader, lim Limits) (*zipArchive, error) {
+func checkZip(r io.ReaderAt, zr *zip.Reader, lim Limits) (*zipArchive, error) {
 	if len(zr.File) > lim.MaxEntries {
 		return nil, fmt.Errorf("%w: %d entries (at most %d)", ErrTooLarge, len(zr.File), lim.MaxEntries)
 	}
-	z := &zipArchive{zr: zr, lim: lim, byName: map[string]*zip.File{}}
+	z := &zipArchive{r: r, zr: zr, lim: lim, byName: map[string]*zip.File{}}
+	raw := make([]string, len(zr.File))
+	for i, f := range zr.File {
+		raw[i] = f.Name
+	}
+	enc := nameDecoder(raw)
 	var total uint64
 	for _, f := range zr.File {
 		if f.FileInfo().IsDir() {
@@ -251,7 +281,7 @@ func checkZip(zr *zip.Reader, lim Limits) (*zipArchive, error) {
 			return nil, fmt.Errorf("%w: entry %q is compressed %d to 1 (a zip bomb?)", ErrTooLarge, clipName(f.Name),
 				f.UncompressedSize64/max(f.CompressedSize64, 1))
 		}
-		raw := entryName(f.Name)
+		raw := entryName(f.Name, enc)
 		if !safeName(raw) {
 			z.unsafe = append(z.unsafe, clipName(raw))
 			continue
@@ -268,19 +298,16 @@ func checkZip(zr *zip.Reader, lim Limits) (*zipArchive, error) {
 }
 
 // entryName reads an entry's name as the tool that wrote the zip meant it.
-// A name that is not UTF-8 is in the zip format's original code page,
-// IBM 437, which Windows' own zip tools still write (macOS writes UTF-8
-// without saying so, which Go reads as it is). Windows tools that predate
-// the format's rule (.NET before 4.6.1, some backup apps) separate folders
-// with backslashes; a name with no forward slash has its backslashes read
-// as separators. The name is then checked like any other: "..\x" leaves the
+// A name that is not UTF-8 is in the code page enc chosen for the zip (see
+// nameDecoder; macOS writes UTF-8 without saying so, which Go reads as it
+// is). Windows tools that predate the format's rule (.NET before 4.6.1,
+// some backup apps) separate folders with backslashes; a name with no
+// forward slash has its backslashes read as separators, after decoding:
+// in Shift-JIS the byte of a backslash is also the second half of
+// characters. The name is then checked like any other: "..\x" leaves the
 // archive just as "../x" does.
-func entryName(name string) string {
-	if !utf8.ValidString(name) {
-		if s, err := charmap.CodePage437.NewDecoder().String(name); err == nil {
-			name = s
-		}
-	}
+func entryName(name string, enc encoding.Encoding) string {
+	name = decodeName(name, enc)
 	if !strings.Contains(name, "/") {
 		name = strings.ReplaceAll(name, "\\", "/")
 	}
@@ -394,6 +421,21 @@ func (z *zipArchive) readObjectFile(f *zip.File) (map[string]any, error) {
 // enough, their content.
 func (z *zipArchive) detect() (*Archive, error) {
 	names := z.names()
+	if f := z.wrapped(); f != nil {
+		// An export zipped again: read the export. A zip holding one zip
+		// that holds recipe.json is not one: it is Tandoor's export of a
+		// single recipe, read below.
+		iz, err := z.unwrap(f)
+		if err != nil {
+			return nil, err
+		}
+		if !iz.tandoorRecipeZip() {
+			a, err := iz.detect()
+			z.closers = append(z.closers, iz.closers...)
+			return a, err
+		}
+		iz.close()
+	}
 	switch {
 	case isMealieBackup(names):
 		return z.mealieBackup()

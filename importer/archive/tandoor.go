@@ -59,7 +59,7 @@ func (z *zipArchive) nested(f *zip.File) (*zipArchive, error) {
 	if err != nil && zr == nil {
 		return nil, fmt.Errorf("%w: %q is not a zip: %v", ErrCorrupt, clipName(f.Name), err)
 	}
-	return checkZip(zr, z.lim)
+	return checkZip(bytes.NewReader(b), zr, z.lim)
 }
 
 func (z *zipArchive) tandoor() *Archive {

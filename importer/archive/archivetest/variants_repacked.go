@@ -1,0 +1,95 @@
+package archivetest
+
+import (
+	"archive/zip"
+	"bytes"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/simplifiedchinese"
+)
+
+// repackedVariants are the fourth round: exports as people pass them on
+// after the app wrote them (zipped again, inside a folder, copied without
+// their large files) and zips written on Windows systems of other
+// languages, whose names are in the system's code page.
+func repackedVariants() []Variant {
+	return []Variant{
+		{"mealie/export zipped again", "a Mealie v1 recipe export (a zip) compressed again with its download name (Windows Explorer's Send to > Compressed folder, deflated)", zipAgain("mealie-export-2024-05-01.zip", mealieV1SnakeExport(), false)},
+		{"paprika/export in a folder zipped", "a Paprika 3 .paprikarecipes file kept in a folder that macOS Finder compressed (one top folder, __MACOSX/ beside, the inner zip stored)", paprikaInFolder()},
+		{"tandoor/export zipped twice", "Tandoor's export.zip inside a folder zip inside another zip (a download of a synced folder of downloads)", zipAgain("Backups.zip", zipAgain("Backups/tandoor/export.zip", tandoorSameNames(), true), false)},
+		{"nextcloud/thumbnails only", "Cookbook folders without full.jpg (a sync client told to skip large files): thumb.jpg (256 px) and thumb16.jpg in one, only thumb16.jpg in the other (lib/Helper/ImageService/ImageSize.php)", nextcloudThumbnails()},
+		{"nextcloud/windows zip japanese", "Cookbook folders zipped on a Japanese Windows (Explorer writes names in the OEM code page 932, Shift-JIS, without the UTF-8 flag)", oemNextcloud(japanese.ShiftJIS, "肉じゃが", "ソース焼きそば")},
+		{"nextcloud/windows zip chinese", "Cookbook folders zipped on a Chinese Windows (OEM code page 936, GBK, no UTF-8 flag)", oemNextcloud(simplifiedchinese.GBK, "番茄炒蛋", "红烧肉")},
+		{"nextcloud/windows zip russian", "Cookbook folders zipped on a Russian Windows (OEM code page 866, no UTF-8 flag)", oemNextcloud(charmap.CodePage866, "Борщ", "Щи")},
+		{"nextcloud/windows zip danish", "Cookbook folders zipped on a Danish Windows (OEM code page 850, backslash separators, no UTF-8 flag)", oemNextcloud(charmap.CodePage850, "Smørrebrød", "Æbleskiver")},
+		{"nextcloud/windows zip french", "Cookbook folders zipped by the DOS code page IBM 437 the zip format names (Info-ZIP on Windows, no UTF-8 flag): names whose bytes also read as Shift-JIS", oemNextcloud(charmap.CodePage437, "Gâteau basque", "Crêpes")},
+	}
+}
+
+// zipAgain wraps an export in a zip of one file, stored or deflated.
+func zipAgain(name string, export []byte, store bool) []byte {
+	return Zip(File{Name: name, Data: export, Store: store})
+}
+
+func paprikaInFolder() []byte {
+	return Zip(
+		File{Name: "Paprika Export/My Recipes.paprikarecipes", Data: paprikaPhotos(), Store: true},
+		File{Name: "__MACOSX/Paprika Export/._My Recipes.paprikarecipes", Data: []byte("\x00\x05\x16\x07resource fork")},
+	)
+}
+
+func nextcloudThumbnails() []byte {
+	doc := func(name, id, line string) []byte {
+		return []byte(`{"@type":"Recipe","name":"` + name + `","recipeYield":2,"recipeIngredient":["` + line + `"],"recipeInstructions":["Mix and serve."],` +
+			`"image":"https://cloud.example.org/index.php/apps/cookbook/webapp/recipes/` + id + `/image?size=full"}`)
+	}
+	return Zip(
+		File{Name: "Cookbook/Muesli/recipe.json", Data: doc("Muesli", "31", "100 g oats")},
+		File{Name: "Cookbook/Muesli/thumb.jpg", Data: JPEG(50), Store: true},
+		File{Name: "Cookbook/Muesli/thumb16.jpg", Data: PNG(51), Store: true},
+		File{Name: "Cookbook/Lassi/recipe.json", Data: doc("Lassi", "32", "200 ml yoghurt")},
+		File{Name: "Cookbook/Lassi/thumb16.jpg", Data: PNG(52), Store: true},
+	)
+}
+
+// oemNextcloud zips two Cookbook folders named first and second (each
+// recipe titled so too) as a Windows tool does: names in the code page
+// enc without the UTF-8 flag, folders separated by backslashes.
+func oemNextcloud(enc encoding.Encoding, first, second string) []byte {
+	doc := func(name, line string) []byte {
+		return []byte(`{"@type":"Recipe","name":"` + name + `","recipeYield":4,"recipeIngredient":["` + line + `"],"recipeInstructions":["Cook it."]}`)
+	}
+	return OEMZip(enc,
+		File{Name: `Recipes\` + first + `\recipe.json`, Data: doc(first, "1 kg potatoes")},
+		File{Name: `Recipes\` + first + `\full.jpg`, Data: JPEG(53), Store: true},
+		File{Name: `Recipes\` + second + `\recipe.json`, Data: doc(second, "500 g cabbage")},
+	)
+}
+
+// OEMZip builds a zip as Windows tools before the UTF-8 flag write it:
+// each name in the code page enc, the flag off.
+func OEMZip(enc encoding.Encoding, files ...File) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range files {
+		name, err := enc.NewEncoder().String(f.Name)
+		if err != nil {
+			panic(err)
+		}
+		method := zip.Deflate
+		if f.Store {
+			method = zip.Store
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: method, NonUTF8: true, CreatorVersion: 0x0014})
+		if err != nil {
+			panic(err)
+		}
+		_, _ = w.Write(f.Data)
+	}
+	if err := zw.Close(); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
