@@ -29,6 +29,7 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/unicode/norm"
 
 	"larder/importer/extract"
 )
@@ -245,7 +246,7 @@ func (z *zipArchive) inDir(dir string) []string {
 			z.byDir[d] = append(z.byDir[d], n)
 		}
 	}
-	return z.byDir[path.Clean(dir)]
+	return z.byDir[cleanName(dir)]
 }
 
 // openZip reads the zip directory and refuses it when its entries would
@@ -286,7 +287,7 @@ func checkZip(r io.ReaderAt, zr *zip.Reader, lim Limits) (*zipArchive, error) {
 			z.unsafe = append(z.unsafe, clipName(raw))
 			continue
 		}
-		name := strings.TrimPrefix(path.Clean(raw), "./")
+		name := cleanName(raw)
 		if ignoredName(name) {
 			continue
 		}
@@ -363,7 +364,16 @@ func (z *zipArchive) read(f *zip.File, max int64) ([]byte, error) {
 }
 
 // file returns the entry named name (cleaned), or nil.
-func (z *zipArchive) file(name string) *zip.File { return z.byName[path.Clean(name)] }
+func (z *zipArchive) file(name string) *zip.File { return z.byName[cleanName(name)] }
+
+// cleanName is the one form of a name entries are kept and looked up by:
+// cleaned, and in Unicode's composed form (NFC). macOS writes names
+// decomposed ("e" and a combining accent for "è"), while the documents
+// inside the zip (a page's <img src>, a recipe's image path) write them
+// composed, as nearly everything else does: both are the same name.
+func cleanName(name string) string {
+	return strings.TrimPrefix(path.Clean(norm.NFC.String(name)), "./")
+}
 
 // names returns the cleaned names of the readable entries, in order.
 func (z *zipArchive) names() []string { return z.fileNames }

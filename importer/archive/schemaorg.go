@@ -252,6 +252,13 @@ func (z *zipArchive) docLimit(name string) int64 {
 	return z.lim.MaxDocumentBytes
 }
 
+// isJSONName: a JSON file, or a JSON-LD one by the extension the JSON-LD
+// specification registers (.jsonld, application/ld+json).
+func isJSONName(name string) bool {
+	lower := strings.ToLower(name)
+	return strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".jsonld")
+}
+
 func isHTMLName(name string) bool {
 	lower := strings.ToLower(name)
 	return strings.HasSuffix(lower, ".html") || strings.HasSuffix(lower, ".htm")
@@ -331,7 +338,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 	total := 0
 	for i, name := range z.names() {
 		isHTML := isHTMLName(name)
-		if !isHTML && !strings.HasSuffix(strings.ToLower(name), ".json") {
+		if !isHTML && !isJSONName(name) {
 			continue
 		}
 		f := z.files[i]
@@ -410,7 +417,7 @@ func (z *zipArchive) imageBeside(name string) *zip.File {
 	for _, n := range z.inDir(path.Dir(name)) {
 		_, b := path.Split(n)
 		switch {
-		case strings.HasSuffix(strings.ToLower(b), ".json"):
+		case isJSONName(b):
 			jsons++
 		case isImageName(b):
 			if strings.TrimSuffix(b, path.Ext(b)) == stem {

@@ -411,6 +411,21 @@ func init() {
 		Title: "Lassi", Ingredients: []string{"200 ml yoghurt"}, Steps: []string{"Mix and serve."}, Servings: 2,
 		ImageURL: "https://cloud.example.org/index.php/apps/cookbook/webapp/recipes/32/image?size=full",
 	}}}
+	variantExpect["schema/json-ld files"] = struct {
+		format  string
+		recipes []expect
+	}{archive.FormatSchemaOrg, []expect{{
+		Title: "Porridge", Ingredients: []string{"80 g oats"}, Steps: []string{"Cook it."}, Servings: 2, Image: archivetest.JPEG(54),
+	}, {
+		Title: "Omelette", Ingredients: []string{"3 eggs"}, Steps: []string{"Cook it."}, Servings: 2,
+	}}}
+	variantExpect["schema/macos zip decomposed names"] = struct {
+		format  string
+		recipes []expect
+	}{archive.FormatSchemaOrg, []expect{{
+		Title: "Crème brûlée", Ingredients: []string{"500 ml cream", "5 egg yolks"}, Steps: []string{"Bake in a water bath."}, Servings: 6,
+		Image: archivetest.JPEG(55), EntryHas: "Desserts/Crème brûlée.json",
+	}}}
 	for name, folders := range map[string][2]string{
 		"nextcloud/windows zip japanese": {"肉じゃが", "ソース焼きそば"},
 		"nextcloud/windows zip chinese":  {"番茄炒蛋", "红烧肉"},

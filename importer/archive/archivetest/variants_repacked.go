@@ -3,6 +3,7 @@ package archivetest
 import (
 	"archive/zip"
 	"bytes"
+	"strings"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -24,6 +25,8 @@ func repackedVariants() []Variant {
 		{"nextcloud/windows zip chinese", "Cookbook folders zipped on a Chinese Windows (OEM code page 936, GBK, no UTF-8 flag)", oemNextcloud(simplifiedchinese.GBK, "番茄炒蛋", "红烧肉")},
 		{"nextcloud/windows zip russian", "Cookbook folders zipped on a Russian Windows (OEM code page 866, no UTF-8 flag)", oemNextcloud(charmap.CodePage866, "Борщ", "Щи")},
 		{"nextcloud/windows zip danish", "Cookbook folders zipped on a Danish Windows (OEM code page 850, backslash separators, no UTF-8 flag)", oemNextcloud(charmap.CodePage850, "Smørrebrød", "Æbleskiver")},
+		{"schema/json-ld files", "JSON-LD files saved with the extension the JSON-LD specification registers (.jsonld), one recipe each, the photo by a relative path", schemaJSONLDFiles()},
+		{"schema/macos zip decomposed names", "JSON recipe files and their photos zipped by macOS Finder: names written decomposed (NFD, 'e' and a combining accent), the recipe's image path composed (NFC) as typed", schemaMacOSDecomposed()},
 		{"nextcloud/windows zip french", "Cookbook folders zipped by the DOS code page IBM 437 the zip format names (Info-ZIP on Windows, no UTF-8 flag): names whose bytes also read as Shift-JIS", oemNextcloud(charmap.CodePage437, "Gâteau basque", "Crêpes")},
 	}
 }
@@ -92,4 +95,27 @@ func OEMZip(enc encoding.Encoding, files ...File) []byte {
 		panic(err)
 	}
 	return buf.Bytes()
+}
+
+func schemaJSONLDFiles() []byte {
+	doc := func(name, line, image string) []byte {
+		return []byte(`{"@context":{"@vocab":"https://schema.org/"},"@type":"Recipe","name":"` + name + `","recipeYield":"2",` +
+			`"recipeIngredient":["` + line + `"],"recipeInstructions":[{"@type":"HowToStep","text":"Cook it."}],"image":"` + image + `"}`)
+	}
+	return Zip(
+		File{Name: "recipes/porridge.jsonld", Data: doc("Porridge", "80 g oats", "photos/porridge.jpg")},
+		File{Name: "recipes/omelette.jsonld", Data: doc("Omelette", "3 eggs", "")},
+		File{Name: "recipes/photos/porridge.jpg", Data: JPEG(54), Store: true},
+	)
+}
+
+func schemaMacOSDecomposed() []byte {
+	nfd := strings.NewReplacer("è", "e\u0300", "û", "u\u0302", "é", "e\u0301").Replace
+	doc := `{"@context":"https://schema.org","@type":"Recipe","name":"Crème brûlée","recipeYield":"6","recipeIngredient":["500 ml cream","5 egg yolks"],` +
+		`"recipeInstructions":"Bake in a water bath.","image":"Photos/Crème brûlée.jpg"}`
+	return Zip(
+		File{Name: nfd("Desserts/Crème brûlée.json"), Data: []byte(doc)},
+		File{Name: nfd("Desserts/Photos/Crème brûlée.jpg"), Data: JPEG(55), Store: true},
+		File{Name: nfd("__MACOSX/Desserts/Photos/._Crème brûlée.jpg"), Data: []byte("\x00\x05\x16\x07")},
+	)
 }
