@@ -11,8 +11,10 @@
 // tightly than Limits.MaxRatio, is refused as a whole (ErrTooLarge); an
 // entry whose name leaves the archive ("../x", "/etc/x") is never read and
 // is reported as a failed entry; a recipe that cannot be read is reported
-// with its reason while the others are read. The package touches no
-// database and no file store.
+// with its reason while the others are read. An export zipped again (a
+// zip whose only file is another zip) is read inside; the inner zip may be
+// unpacked to a temporary file, released by Archive.Close. The package
+// touches no database and no file store.
 package archive
 
 import (
