@@ -14,32 +14,50 @@ import (
 // A zip entry's name without the UTF-8 flag is in whatever code page the
 // tool that wrote it used: the zip format says IBM 437, but Windows'
 // Explorer and .NET before 4.6.1 write the system's OEM code page (850 in
-// Western Europe, 866 in Russia, 932 Shift-JIS in Japan, 936 GBK in China),
-// and nothing in the file says which. One tool on one system writes every
-// name of a zip, so one code page is chosen for the whole zip: the first of
-// nameCodePages under which every such name reads as text of its script
-// (see plausible). When none does, IBM 437 is kept, as the format says.
+// Western Europe, 852 in Central Europe, 866 in Russia, 932 Shift-JIS in
+// Japan, 936 GBK in China), and nothing in the file says which. One tool
+// on one system writes every name of a zip, so one code page is chosen for
+// the whole zip: the first of nameCodePages under which every such name
+// reads as text of its script (see plausible). When none does, IBM 437 is
+// kept, as the format says.
 //
-// Known limit: the byte sequences overlap, and a name is only told apart
-// by how text in each script looks. A Japanese name of kanji only whose
-// bytes happen to read as at most two accented Latin letters in a row,
-// or Korean (CP949, read as GBK's Chinese), may still be misread.
+// Known limit: the byte ranges overlap, and a name is only told apart by
+// how text in each script looks. A zip whose Polish or Czech names use
+// only letters that IBM 437 also has at those bytes ("łosoś" is "êosoÿ"),
+// a Japanese name of kanji only that reads as one or two accented Latin
+// letters between ASCII ones, or Korean (CP949, read as GBK's Chinese),
+// may still be misread.
 var nameCodePages = []struct {
 	enc encoding.Encoding
 	// script is what the name's non-ASCII characters must be written in.
 	script func(r rune) bool
 	// maxRun is how many of them may stand in a row (0: any number).
 	maxRun int
-	// words: the script's characters are words of their own, never
-	// letters inside a Latin word.
-	words bool
+	// beside is how they may stand next to ASCII letters.
+	beside neighbours
 }{
-	{charmap.CodePage437, latinLetter, 2, false},
-	{charmap.CodePage850, latinLetter, 2, false},
-	{charmap.CodePage866, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }, 0, false},
-	{japanese.ShiftJIS, func(r rune) bool { return han(r) || kana(r) }, 0, true},
-	{simplifiedchinese.GBK, han, 0, true},
+	{charmap.CodePage437, latinLetter, 2, inside},
+	{charmap.CodePage850, latinLetter, 2, inside},
+	{charmap.CodePage866, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }, 0, apart},
+	{charmap.CodePage852, latinLetter, 2, inside},
+	{japanese.ShiftJIS, func(r rune) bool { return han(r) || kana(r) }, 0, aside},
+	{simplifiedchinese.GBK, han, 0, aside},
 }
+
+// neighbours says where a script's characters stand among ASCII letters.
+type neighbours int
+
+const (
+	// inside Latin words: accented letters ("brûlée").
+	inside neighbours = iota
+	// aside: next to a Latin word, never inside one: ideographs and kana
+	// ("Aランチ", but not "G" + "ヴ" + "eau", which is "Gâteau" in IBM
+	// 437 read as Shift-JIS).
+	aside
+	// apart: never next to a Latin letter: a Cyrillic word is written in
+	// Cyrillic only ("Иosoш" is "łosoś" in IBM 852 read as 866).
+	apart
+)
 
 func latinLetter(r rune) bool { return unicode.IsLetter(r) && unicode.Is(unicode.Latin, r) }
 
@@ -71,7 +89,7 @@ func nameDecoder(names []string) encoding.Encoding {
 		ok := true
 		for _, n := range foreign {
 			s, err := cp.enc.NewDecoder().String(n)
-			if err != nil || !plausible(s, cp.script, cp.maxRun, cp.words) {
+			if err != nil || !plausible(s, cp.script, cp.maxRun, cp.beside) {
 				ok = false
 				break
 			}
@@ -86,11 +104,10 @@ func nameDecoder(names []string) encoding.Encoding {
 // plausible reports a name that reads as text of the script: every
 // non-ASCII character is one of its own, and no control or replacement
 // character stands in it. Accented Latin letters come one or two to a
-// word's ASCII letters ("brûlée", "ação"): three in a row (maxRun) are
-// bytes of another script read wrong. An ideograph or kana is not a
-// letter inside a Latin word (words): one between two ASCII letters ("G"
-// + "ヴ" + "eau", which is "Gâteau" in IBM 437) is a Latin name read wrong.
-func plausible(s string, script func(rune) bool, maxRun int, words bool) bool {
+// word's ASCII letters ("brûlée", "ação"): more in a row (maxRun) are
+// bytes of another script read wrong. beside says where the characters
+// may stand among ASCII letters.
+func plausible(s string, script func(rune) bool, maxRun int, beside neighbours) bool {
 	rs := []rune(s)
 	run := 0
 	for i, r := range rs {
@@ -108,7 +125,9 @@ func plausible(s string, script func(rune) bool, maxRun int, words bool) bool {
 		if maxRun > 0 && run > maxRun {
 			return false
 		}
-		if words && i > 0 && i+1 < len(rs) && asciiLetter(rs[i-1]) && asciiLetter(rs[i+1]) {
+		before := i > 0 && asciiLetter(rs[i-1])
+		after := i+1 < len(rs) && asciiLetter(rs[i+1])
+		if beside == aside && before && after || beside == apart && (before || after) {
 			return false
 		}
 	}

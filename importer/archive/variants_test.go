@@ -430,6 +430,7 @@ func init() {
 		"nextcloud/windows zip japanese": {"肉じゃが", "ソース焼きそば"},
 		"nextcloud/windows zip chinese":  {"番茄炒蛋", "红烧肉"},
 		"nextcloud/windows zip russian":  {"Борщ", "Щи"},
+		"nextcloud/windows zip polish":   {"Żurek", "Gołąbki"},
 		"nextcloud/windows zip danish":   {"Smørrebrød", "Æbleskiver"},
 		"nextcloud/windows zip french":   {"Gâteau basque", "Crêpes"},
 	} {

@@ -24,6 +24,7 @@ func repackedVariants() []Variant {
 		{"nextcloud/windows zip japanese", "Cookbook folders zipped on a Japanese Windows (Explorer writes names in the OEM code page 932, Shift-JIS, without the UTF-8 flag)", oemNextcloud(japanese.ShiftJIS, "肉じゃが", "ソース焼きそば")},
 		{"nextcloud/windows zip chinese", "Cookbook folders zipped on a Chinese Windows (OEM code page 936, GBK, no UTF-8 flag)", oemNextcloud(simplifiedchinese.GBK, "番茄炒蛋", "红烧肉")},
 		{"nextcloud/windows zip russian", "Cookbook folders zipped on a Russian Windows (OEM code page 866, no UTF-8 flag)", oemNextcloud(charmap.CodePage866, "Борщ", "Щи")},
+		{"nextcloud/windows zip polish", "Cookbook folders zipped on a Polish Windows (OEM code page 852, no UTF-8 flag)", oemNextcloud(charmap.CodePage852, "Żurek", "Gołąbki")},
 		{"nextcloud/windows zip danish", "Cookbook folders zipped on a Danish Windows (OEM code page 850, backslash separators, no UTF-8 flag)", oemNextcloud(charmap.CodePage850, "Smørrebrød", "Æbleskiver")},
 		{"schema/json-ld files", "JSON-LD files saved with the extension the JSON-LD specification registers (.jsonld), one recipe each, the photo by a relative path", schemaJSONLDFiles()},
 		{"schema/macos zip decomposed names", "JSON recipe files and their photos zipped by macOS Finder: names written decomposed (NFD, 'e' and a combining accent), the recipe's image path composed (NFC) as typed", schemaMacOSDecomposed()},
