@@ -170,7 +170,7 @@ func Open(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 		if _, err := r.ReadAt(doc, 0); err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("read archive: %w", err)
 		}
-		return openJSONDocument(doc)
+		return openJSONDocument(doc, lim)
 	}
 	return nil, ErrUnknownFormat
 }
@@ -330,10 +330,12 @@ func safeName(name string) bool {
 }
 
 // ignoredName skips what operating systems add to zips (macOS resource
-// forks, Finder and Explorer metadata).
+// forks, Finder and Explorer metadata: Explorer keeps a folder's view
+// settings in desktop.ini).
 func ignoredName(name string) bool {
 	base := path.Base(name)
-	return strings.HasPrefix(name, "__MACOSX/") || base == ".DS_Store" || base == "Thumbs.db" || strings.HasPrefix(base, "._")
+	return strings.HasPrefix(name, "__MACOSX/") || base == ".DS_Store" || base == "Thumbs.db" || strings.EqualFold(base, "desktop.ini") ||
+		strings.HasPrefix(base, "._")
 }
 
 func clipName(s string) string {

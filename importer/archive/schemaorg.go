@@ -273,12 +273,13 @@ func appendOnce(list []string, s string) []string {
 	return append(list, s)
 }
 
-// openJSONDocument reads a JSON file of schema.org recipes (a Mealie, Paprika
-// or Tandoor export is a zip; a single JSON file is schema.org, or Mealie's
-// recipe JSON). A file of several JSON values one after another (JSON
-// Lines, as scrapers and database dumps write them) is read as a list of
-// them.
-func openJSONDocument(doc []byte) (*Archive, error) {
+// openJSONDocument reads a JSON file of recipes outside a zip: schema.org
+// recipes, Mealie's recipe JSON, or one recipe of an app whose export is
+// a zip of such files, taken out of it (Paprika's recipe, gzipped or not;
+// Tandoor's recipe.json). A file of several JSON values one after another
+// (JSON Lines, as scrapers and database dumps write them) is read as a
+// list of them.
+func openJSONDocument(doc []byte, lim Limits) (*Archive, error) {
 	doc = jsonText(doc)
 	if _, err := extract.DecodeJSON(doc); err != nil {
 		seq, serr := jsonSequence(doc)
@@ -292,6 +293,9 @@ func openJSONDocument(doc []byte) (*Archive, error) {
 		if a := mealieJSON(doc); a != nil {
 			return a, nil
 		}
+		if a := appRecipe(doc, lim); a != nil {
+			return a, nil
+		}
 		return nil, fmt.Errorf("%w: the JSON holds no schema.org Recipe", ErrUnknownFormat)
 	}
 	return &Archive{Format: FormatSchemaOrg, Total: len(nodes), each: func(yield func(Recipe) bool) {
@@ -301,6 +305,26 @@ func openJSONDocument(doc []byte) (*Archive, error) {
 			}
 		}
 	}}, nil
+}
+
+// appRecipe reads one recipe object of Paprika or Tandoor on its own, nil
+// when the document is neither.
+func appRecipe(doc []byte, lim Limits) *Archive {
+	m, err := decodeObject(doc)
+	if err != nil {
+		return nil
+	}
+	var rec Recipe
+	var format string
+	switch {
+	case isPaprikaRecipe(m):
+		rec, format = paprikaRecipe("recipe", m, lim.MaxImageBytes), FormatPaprika
+	case isTandoorRecipe(m):
+		rec, format = tandoorRecipe("recipe.json", m), FormatTandoor
+	default:
+		return nil
+	}
+	return &Archive{Format: format, Total: 1, each: func(yield func(Recipe) bool) { yield(rec) }}
 }
 
 // jsonSequence rewrites several JSON values separated by white space (JSON

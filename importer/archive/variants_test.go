@@ -401,6 +401,12 @@ func init() {
 	} {
 		variantExpect[wrapped] = variantExpect[export]
 	}
+	// One recipe of an export taken out of it reads as in the export.
+	alone := variantExpect["tandoor/export pk zips"]
+	alone.recipes = []expect{alone.recipes[0]}
+	alone.recipes[0].Image = nil // the image stays in the recipe's zip
+	variantExpect["tandoor/recipe.json alone"] = alone
+	variantExpect["paprika/recipe json not gzipped"] = variantExpect["paprika/photos and free-text times"]
 	variantExpect["nextcloud/thumbnails only"] = struct {
 		format  string
 		recipes []expect

@@ -3,6 +3,8 @@ package archivetest
 import (
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
+	"io"
 	"strings"
 
 	"golang.org/x/text/encoding"
@@ -28,13 +30,16 @@ func repackedVariants() []Variant {
 		{"nextcloud/windows zip danish", "Cookbook folders zipped on a Danish Windows (OEM code page 850, backslash separators, no UTF-8 flag)", oemNextcloud(charmap.CodePage850, "Smørrebrød", "Æbleskiver")},
 		{"schema/json-ld files", "JSON-LD files saved with the extension the JSON-LD specification registers (.jsonld), one recipe each, the photo by a relative path", schemaJSONLDFiles()},
 		{"schema/macos zip decomposed names", "JSON recipe files and their photos zipped by macOS Finder: names written decomposed (NFD, 'e' and a combining accent), the recipe's image path composed (NFC) as typed", schemaMacOSDecomposed()},
+		{"tandoor/recipe.json alone", "the recipe.json of one Tandoor recipe zip (cookbook/integration/default.py), unpacked and uploaded on its own", []byte(tandoorRecipeJSON("0.5"))},
+		{"paprika/recipe json not gzipped", "one Paprika 3 recipe's JSON without its gzip layer (a .paprikarecipe unpacked by a file manager)", paprikaUnpacked()},
 		{"nextcloud/windows zip french", "Cookbook folders zipped by the DOS code page IBM 437 the zip format names (Info-ZIP on Windows, no UTF-8 flag): names whose bytes also read as Shift-JIS", oemNextcloud(charmap.CodePage437, "Gâteau basque", "Crêpes")},
 	}
 }
 
-// zipAgain wraps an export in a zip of one file, stored or deflated.
+// zipAgain wraps an export in a zip of one file, stored or deflated, with
+// the desktop.ini Explorer leaves in a folder whose view was customised.
 func zipAgain(name string, export []byte, store bool) []byte {
-	return Zip(File{Name: name, Data: export, Store: store})
+	return Zip(File{Name: name, Data: export, Store: store}, File{Name: "desktop.ini", Data: []byte("[.ShellClassInfo]\r\nIconResource=C:\\Windows\\system32\\imageres.dll,-184\r\n")})
 }
 
 func paprikaInFolder() []byte {
@@ -119,4 +124,21 @@ func schemaMacOSDecomposed() []byte {
 		File{Name: nfd("Desserts/Photos/Crème brûlée.jpg"), Data: JPEG(55), Store: true},
 		File{Name: nfd("__MACOSX/Desserts/Photos/._Crème brûlée.jpg"), Data: []byte("\x00\x05\x16\x07")},
 	)
+}
+
+// paprikaUnpacked is the JSON inside the Paprika variant's one recipe.
+func paprikaUnpacked() []byte {
+	files, err := Unzip(paprikaPhotos())
+	if err != nil {
+		panic(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(files[0].Data))
+	if err != nil {
+		panic(err)
+	}
+	doc, err := io.ReadAll(zr)
+	if err != nil {
+		panic(err)
+	}
+	return doc
 }
