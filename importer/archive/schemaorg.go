@@ -213,12 +213,21 @@ func (z *zipArchive) localImage(rec *Recipe) {
 	}
 }
 
-// fromHTML reads the recipe of an HTML file in a zip (a saved page, an
-// app's HTML export) from its schema.org data, JSON-LD or microdata; a
-// page whose recipe could only be guessed from its text is not a recipe
-// of the export.
-func fromHTML(entry string, page []byte) (Recipe, bool) {
-	r, err := extract.FromHTML(page, entryURL(entry))
+// pageRecipe reads the recipe of a page in a zip: an HTML file, or a
+// page saved whole (MHTML).
+func (z *zipArchive) pageRecipe(entry string, b []byte) (Recipe, bool) {
+	if isMHTMLName(entry) {
+		return fromMHTML(entry, b, z.lim.MaxImageBytes)
+	}
+	return fromPage(entry, b, entryURL(entry))
+}
+
+// fromPage reads the recipe of an HTML page in a zip (a saved page, an
+// app's HTML export), at address, from its schema.org data, JSON-LD or
+// microdata; a page whose recipe could only be guessed from its text is
+// not a recipe of the export.
+func fromPage(entry string, page []byte, address string) (Recipe, bool) {
+	r, err := extract.FromHTML(page, address)
 	if err != nil || r.Via == "heuristic" || r.Title == "" {
 		return Recipe{}, false
 	}
@@ -246,6 +255,9 @@ const maxPageBytes = 10 << 20
 
 // docLimit is the most an entry read as a document may unpack to.
 func (z *zipArchive) docLimit(name string) int64 {
+	if isMHTMLName(name) {
+		return min(z.lim.MaxDocumentBytes, maxSavedPageBytes)
+	}
 	if isHTMLName(name) {
 		return min(z.lim.MaxDocumentBytes, maxPageBytes)
 	}
@@ -259,9 +271,10 @@ func isJSONName(name string) bool {
 	return strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".jsonld")
 }
 
+// isHTMLName: a page, as HTML or saved whole (MHTML).
 func isHTMLName(name string) bool {
 	lower := strings.ToLower(name)
-	return strings.HasSuffix(lower, ".html") || strings.HasSuffix(lower, ".htm")
+	return strings.HasSuffix(lower, ".html") || strings.HasSuffix(lower, ".htm") || isMHTMLName(name)
 }
 
 func appendOnce(list []string, s string) []string {
@@ -372,7 +385,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 			docs = append(docs, doc{name, f})
 			total++
 		case isHTML:
-			if _, ok := fromHTML(name, b); ok {
+			if _, ok := z.pageRecipe(name, b); ok {
 				docs = append(docs, doc{name, f})
 				total++
 			}
@@ -400,7 +413,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 			}
 			var recs []Recipe
 			if isHTMLName(d.name) {
-				rec, ok := fromHTML(d.name, b)
+				rec, ok := z.pageRecipe(d.name, b)
 				if !ok {
 					rec = Recipe{Entry: d.name, Err: fmt.Errorf("%w: the page holds no recipe data", ErrInvalidRecipe)}
 				}

@@ -407,6 +407,17 @@ func init() {
 	alone.recipes[0].Image = nil // the image stays in the recipe's zip
 	variantExpect["tandoor/recipe.json alone"] = alone
 	variantExpect["paprika/recipe json not gzipped"] = variantExpect["paprika/photos and free-text times"]
+	variantExpect["schema/saved pages mhtml"] = struct {
+		format  string
+		recipes []expect
+	}{archive.FormatSchemaOrg, []expect{{
+		Title:       "Minestrone",
+		Ingredients: []string{"2 carrots, diced", "1 leek, sliced", "100 g small pasta", "1 l vegetable stock"},
+		Steps:       []string{"Sweat the carrots and leek for 10 minutes.", "Add the stock and simmer 20 minutes.", "Cook the pasta in the soup until tender."},
+		Servings:    6, Prep: 20, Cook: 40, Total: 60, Image: archivetest.JPEG(56),
+		// The page was saved from there: it is where the recipe came from.
+		SourceURL: "https://soup.example.com/recipes/minestrone",
+	}}}
 	variantExpect["nextcloud/thumbnails only"] = struct {
 		format  string
 		recipes []expect

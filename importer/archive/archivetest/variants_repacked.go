@@ -4,7 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"encoding/base64"
 	"io"
+	"mime/quotedprintable"
 	"strings"
 
 	"golang.org/x/text/encoding"
@@ -32,6 +34,7 @@ func repackedVariants() []Variant {
 		{"schema/macos zip decomposed names", "JSON recipe files and their photos zipped by macOS Finder: names written decomposed (NFD, 'e' and a combining accent), the recipe's image path composed (NFC) as typed", schemaMacOSDecomposed()},
 		{"tandoor/recipe.json alone", "the recipe.json of one Tandoor recipe zip (cookbook/integration/default.py), unpacked and uploaded on its own", []byte(tandoorRecipeJSON("0.5"))},
 		{"paprika/recipe json not gzipped", "one Paprika 3 recipe's JSON without its gzip layer (a .paprikarecipe unpacked by a file manager)", paprikaUnpacked()},
+		{"schema/saved pages mhtml", "recipe pages saved by Chrome or Edge as 'Webpage, Single File' (MHTML, RFC 2557: Snapshot-Content-Location, the page quoted-printable, images base64 by Content-Location) and zipped, beside a saved page that is no recipe", schemaMHTMLZip()},
 		{"nextcloud/windows zip french", "Cookbook folders zipped by the DOS code page IBM 437 the zip format names (Info-ZIP on Windows, no UTF-8 flag): names whose bytes also read as Shift-JIS", oemNextcloud(charmap.CodePage437, "Gâteau basque", "Crêpes")},
 	}
 }
@@ -141,4 +144,40 @@ func paprikaUnpacked() []byte {
 		panic(err)
 	}
 	return doc
+}
+
+// mhtml writes a page saved from address as Chromium's "Webpage, Single
+// File" does: the page quoted-printable, then each image base64 at the
+// address it was loaded from.
+func mhtml(address, page string, images map[string][]byte) []byte {
+	const boundary = "----MultipartBoundary--Qw3rTy----"
+	var b strings.Builder
+	b.WriteString("From: <Saved by Blink>\r\nSnapshot-Content-Location: " + address + "\r\nSubject: saved\r\nMIME-Version: 1.0\r\n" +
+		"Content-Type: multipart/related;\r\n\ttype=\"text/html\";\r\n\tboundary=\"" + boundary + "\"\r\n\r\n\r\n")
+	b.WriteString("--" + boundary + "\r\nContent-Type: text/html\r\nContent-ID: <frame-1@mhtml.blink>\r\n" +
+		"Content-Transfer-Encoding: quoted-printable\r\nContent-Location: " + address + "\r\n\r\n")
+	qp := quotedprintable.NewWriter(&b)
+	_, _ = qp.Write([]byte(page))
+	_ = qp.Close()
+	b.WriteString("\r\n")
+	for loc, data := range images {
+		b.WriteString("--" + boundary + "\r\nContent-Type: image/jpeg\r\nContent-Transfer-Encoding: base64\r\nContent-Location: " + loc + "\r\n\r\n")
+		b.WriteString(wrap76(base64.StdEncoding.EncodeToString(data)) + "\r\n")
+	}
+	b.WriteString("--" + boundary + "--\r\n")
+	return []byte(b.String())
+}
+
+func schemaMHTMLZip() []byte {
+	page := `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Minestrone</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe","name":"Minestrone","image":"/img/minestrone.jpg",
+"recipeYield":"6 servings","prepTime":"PT20M","cookTime":"PT40M","recipeIngredient":["2 carrots, diced","1 leek, sliced","100 g small pasta","1 l vegetable stock"],
+"recipeInstructions":[{"@type":"HowToStep","text":"Sweat the carrots and leek for 10 minutes."},{"@type":"HowToStep","text":"Add the stock and simmer 20 minutes."},{"@type":"HowToStep","text":"Cook the pasta in the soup until tender."}]}</script>
+</head><body><h1>Minestrone</h1><img src="/img/minestrone.jpg"></body></html>`
+	other := `<!DOCTYPE html><html><head><title>About us</title></head><body><p>We cook soup.</p></body></html>`
+	return Zip(
+		File{Name: "Saved pages/Minestrone.mhtml", Data: mhtml("https://soup.example.com/recipes/minestrone", page,
+			map[string][]byte{"https://soup.example.com/img/minestrone.jpg": JPEG(56)})},
+		File{Name: "Saved pages/About us.mhtml", Data: mhtml("https://soup.example.com/about", other, nil)},
+	)
 }
