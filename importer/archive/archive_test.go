@@ -466,3 +466,41 @@ func TestPaprikaPhotoForms(t *testing.T) {
 		t.Fatalf("read %d recipes", i)
 	}
 }
+
+// TestDamagedSavedPage: a saved page (MHTML) cut short is an entry that
+// failed with its reason, beside the pages that read.
+func TestDamagedSavedPage(t *testing.T) {
+	t.Parallel()
+	var v archivetest.Variant
+	for _, x := range archivetest.Variants() {
+		if x.Name == "schema/saved pages mhtml" {
+			v = x
+		}
+	}
+	files, err := archivetest.Unzip(v.File)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("variant: %v", err)
+	}
+	page := files[0]
+	cut := archivetest.File{Name: "Saved pages/Cut short.mhtml", Data: page.Data[:len(page.Data)/2]}
+	a, err := open(t, archivetest.Zip(page, cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Total != 2 {
+		t.Errorf("total %d, want 2", a.Total)
+	}
+	var got []string
+	for r := range a.Recipes() {
+		got = append(got, fmt.Sprintf("%s: %q %v", r.Entry, r.Recipe.Title, r.Err))
+		switch {
+		case r.Entry == cut.Name && !errors.Is(r.Err, archive.ErrCorrupt):
+			t.Errorf("cut page: %v, want ErrCorrupt", r.Err)
+		case r.Entry == page.Name && (r.Err != nil || r.Recipe.Title != "Minestrone"):
+			t.Errorf("whole page: %q %v", r.Recipe.Title, r.Err)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("read %q", got)
+	}
+}

@@ -102,12 +102,13 @@ func (s newlineSkipper) Read(p []byte) (int, error) {
 }
 
 // fromMHTML reads the recipe of a saved page, with its photo when the page
-// holds it. A file that is no saved page, or whose page holds no recipe
-// data, is not a recipe of the export.
+// holds it. A saved page that cannot be read (cut short, too large) is
+// an entry that failed, since it may have been a recipe; one whose page
+// holds no recipe data is not a recipe of the export.
 func fromMHTML(entry string, b []byte, maxImage int64) (Recipe, bool) {
 	page, err := readMHTML(b, maxImage)
 	if err != nil {
-		return Recipe{}, false
+		return Recipe{Entry: entry, Err: err}, true
 	}
 	address := page.address
 	if !strings.HasPrefix(address, "http://") && !strings.HasPrefix(address, "https://") {
