@@ -3,6 +3,7 @@ package archive
 import (
 	"slices"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -51,4 +52,24 @@ func TestNameDecoder(t *testing.T) {
 	if enc := nameDecoder([]string{"Crème brûlée/recipe.json"}); enc != nil {
 		t.Errorf("UTF-8 names read in %v", enc)
 	}
+}
+
+// FuzzNameDecoder: whatever bytes a zip's names are, each is read as valid
+// UTF-8, and a UTF-8 name is kept as it is.
+func FuzzNameDecoder(f *testing.F) {
+	for _, s := range []string{"Cr\x8ame", "\x93\xf7\x82\xb6\x82\xe1\x82\xaa", "\xb7\xac\xc7\xd1", "\x81\xae\xe0\xe9", "plain", "G\x83teau"} {
+		f.Add(s, "other")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		enc := nameDecoder([]string{a, b})
+		for _, n := range []string{a, b} {
+			got := decodeName(n, enc)
+			if !utf8.ValidString(got) {
+				t.Fatalf("%q read as %q, not UTF-8", n, got)
+			}
+			if utf8.ValidString(n) && got != n {
+				t.Fatalf("UTF-8 name %q read as %q", n, got)
+			}
+		}
+	})
 }
