@@ -67,9 +67,11 @@ func (s *Server) authRoutes(api fiber.Router) {
 	g := api.Group("/auth")
 	lim := s.limits.limit
 	g.Post("/register", lim("register"), h.register)
-	g.Post("/login", s.limits.limitFailures("login"), h.login)
-	g.Post("/logout", h.logout)
-	g.Post("/refresh", h.refresh)
+	// The routes of the refresh cookie answer only the service's own pages.
+	own := s.ownPagesOnly()
+	g.Post("/login", own, s.limits.limitFailures("login"), h.login)
+	g.Post("/logout", own, h.logout)
+	g.Post("/refresh", own, h.refresh)
 	g.Get("/me", s.requireAuth, h.me)
 	g.Get("/verify-email/:token", lim("verify-email"), h.verifyEmail)
 	g.Post("/resend-verification", lim("resend-verification"), h.resendVerification)

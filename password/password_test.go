@@ -80,3 +80,22 @@ func TestHashAndMatches(t *testing.T) {
 		t.Errorf("dummy cost %d", c)
 	}
 }
+
+// A sign-in for an unknown account does the work of a wrong password for a
+// real one: one bcrypt comparison at the same cost. Counted in allocations
+// (bcrypt's key schedule allocates the same for any hash of one cost), not
+// in time, so a loaded machine cannot make the test pass or fail.
+// (Not parallel: testing.AllocsPerRun refuses parallel tests.)
+func TestUnknownAccountCostsAWrongPassword(t *testing.T) {
+	const cost = bcrypt.MinCost + 1
+	h, err := Hash("Correct1horse", cost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = dummy(cost) // made once per cost; not the comparison's work
+	wrong := testing.AllocsPerRun(5, func() { Matches(&h, "Wrong1horse", cost) })
+	unknown := testing.AllocsPerRun(5, func() { Matches(nil, "Wrong1horse", cost) })
+	if wrong == 0 || unknown != wrong {
+		t.Fatalf("allocations: wrong password %v, unknown account %v; want the same bcrypt work", wrong, unknown)
+	}
+}

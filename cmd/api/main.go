@@ -117,13 +117,10 @@ func run() error {
 		logger.Warn("the web client is not built (run: npm --prefix web ci && npm --prefix web run build); serving the API only")
 	}
 	app := handlers.New(handlers.Deps{
-		Config: cfg,
-		DB:     pool,
-		Queue:  queue,
-		Tokens: &token.Issuer{
-			AccessSecret: []byte(cfg.JWTSecret.Reveal()), RefreshSecret: []byte(cfg.JWTRefreshSecret.Reveal()),
-			AccessTTL: cfg.JWTExpiresIn, RefreshTTL: cfg.JWTRefreshExpiresIn,
-		},
+		Config:     cfg,
+		DB:         pool,
+		Queue:      queue,
+		Tokens:     tokenIssuer(cfg),
 		Logger:     logger,
 		Version:    larder.Version(),
 		Web:        webFS,
@@ -158,4 +155,16 @@ func run() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// tokenIssuer signs and verifies the service's tokens as the configuration
+// says: access tokens with JWT_SECRET for JWT_EXPIRES_IN (15 minutes by
+// default), refresh tokens with JWT_REFRESH_SECRET for
+// JWT_REFRESH_EXPIRES_IN (7 days). A function of its own so that a test
+// holds the running service, not only the configuration, to those lifetimes.
+func tokenIssuer(cfg config.Config) *token.Issuer {
+	return &token.Issuer{
+		AccessSecret: []byte(cfg.JWTSecret.Reveal()), RefreshSecret: []byte(cfg.JWTRefreshSecret.Reveal()),
+		AccessTTL: cfg.JWTExpiresIn, RefreshTTL: cfg.JWTRefreshExpiresIn,
+	}
 }

@@ -236,7 +236,7 @@ export interface paths {
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthenticated"];
-                /** @description email_not_verified: the account's email address is not confirmed yet. */
+                /** @description email_not_verified: the account's email address is not confirmed yet; or forbidden: the request came from another site's page (its Origin is not APP_URL's, API_URL's or the request's own host). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -265,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out
-         * @description Deletes the session of the refresh token (from the body or the cookie) on the server and clears the cookie. Always 204.
+         * @description Deletes the session of the refresh token (from the body or the cookie) on the server and clears the cookie. Always 204, except for a request from another site's page (403).
          */
         post: {
             parameters: {
@@ -288,6 +288,7 @@ export interface paths {
                     content?: never;
                 };
                 400: components["responses"]["BadRequest"];
+                403: components["responses"]["Forbidden"];
             };
         };
         delete?: never;
@@ -415,6 +416,7 @@ export interface paths {
                 };
                 400: components["responses"]["BadRequest"];
                 401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
             };
         };
         delete?: never;
