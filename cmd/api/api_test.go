@@ -174,4 +174,3 @@ func spooledBody(t *testing.T, dir string, min int64) string {
 	}
 	return ""
 }
-

@@ -173,7 +173,6 @@ func (b *bundle) jobState(t *testing.T, id string) (string, map[string]any) {
 	return job["state"].(string), job
 }
 
-
 func pngBytes(t *testing.T) []byte {
 	img := image.NewRGBA(image.Rect(0, 0, 64, 48))
 	for i := range img.Pix {
