@@ -975,7 +975,9 @@ func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart f
 		case "season":
 			season = season || !idx.namesSeasoning(toks, hits, lx, i+1)
 		case "seasoning":
-			season = season || (i > 0 && (toks[i-1] == "the" || toks[i-1] == "for"))
+			// "adjust the seasoning", "toss in flour with plenty of seasoning": salt and pepper, where
+			// no food word qualifies it ("the taco seasoning", "the Cajun seasoning" is a blend).
+			season = season || i > 0 && !inName[i] && plainSeasoning[toks[i-1]]
 		case "grease":
 			grease = true
 		case "dust":
@@ -1002,6 +1004,9 @@ func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart f
 		}
 	}
 }
+
+// plainSeasoning are the words before "seasoning" that leave it salt and pepper.
+var plainSeasoning = setOf("the", "for", "of", "with", "some", "more", "little", "plenty", "generous", "good", "extra", "and", "your")
 
 // namesSeasoning reports whether the clause from k on names what it seasons with: a "with" word
 // followed, within a few words, by a mention of something other than salt and pepper. The clause

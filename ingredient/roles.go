@@ -150,6 +150,10 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 				if text[at] == ':' && v.title == 0 && k <= 6 && k+1 < len(n.words) && !slices.Contains(n.words[:k], sep) {
 					v.title = -k // a title unless a verb of the lists stands in it (below)
 				}
+			default:
+				// "cooked through (165°F). Remove to a plate": a sentence may end after a closing
+				// bracket or quote.
+				v.stop[k] = sentenceEndIn(text[at:])
 			}
 		}
 	}
@@ -165,6 +169,24 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 		}
 	}
 	return v
+}
+
+// sentenceEndIn reports whether the run of punctuation text opens with holds a full stop, an
+// exclamation or question mark or a semicolon (")." after a bracket), not a decimal point.
+func sentenceEndIn(text string) bool {
+	for i, r := range text {
+		switch {
+		case r == '.':
+			if !(i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9') {
+				return true
+			}
+		case r == '!' || r == '?' || r == ';':
+			return true
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			return false
+		}
+	}
+	return false
 }
 
 // rawWord returns the word of text starting at byte at, in lower case, accents kept.
