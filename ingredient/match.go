@@ -99,6 +99,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		lineTexts[i] = normalizeText(p.Name+" "+p.Notes, false)
 	}
 	lang := detectLanguage(texts, lineTexts)
+	if cut, ok := withoutNotes(steps, lexicons[lang]); ok {
+		steps = cut
+		for s, step := range steps {
+			texts[s] = normalizeText(step.Text, true)
+		}
+	}
 	if lang != "en" {
 		// "l'aglio", "d'huile": the article or preposition is a word of its own.
 		for s, step := range steps {
@@ -1725,8 +1731,15 @@ func englishVariants(name []string) [][]string {
 	if n := len(name); n > 1 && trailingDescriptors[name[n-1]] {
 		out = append(out, name[:n-1])
 	}
+	// "2 celery sticks", "1 cinnamon stick", "4 cardamom pods": the piece the food comes in; a step
+	// says "the celery", "the cinnamon".
+	if n := len(name); n > 1 && pieceNouns[name[n-1]] && name[n-2] != sep && !connectors[name[n-2]] {
+		out = append(out, name[:n-1])
+	}
 	return out
 }
+
+var pieceNouns = setOf("stick", "stalk", "rib", "sprig", "pod")
 
 var borrowedPrepositions = setOf("de", "di", "del", "della", "al", "alla", "du", "des")
 

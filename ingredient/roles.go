@@ -1013,6 +1013,62 @@ func isNote(trimmed string, v stepView) bool {
 	return len(head) > 0 && v.lx.has(classNote, head, 0)
 }
 
+// withoutNotes returns the steps with the notes written inside them cut off: a sentence opening with
+// a note word and a colon ("… until golden. Tip: you can use thighs instead.", "(Tip: if you don't
+// have one, mince them.)") is a note to its end, or to its closing bracket, and links nothing, as a
+// step that is a note does. A step that opens with its note is left whole (isNote reads it). ok is
+// false, and steps unchanged, when no step holds such a note.
+func withoutNotes(steps []Line, lx *lexicon) ([]Line, bool) {
+	if lx == nil {
+		return steps, false
+	}
+	var out []Line
+	for s, step := range steps {
+		text, ok := cutNote(step.Text, lx)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(steps)
+		}
+		out[s].Text = text
+	}
+	return out, out != nil
+}
+
+// cutNote cuts the first note inside a step's text (see withoutNotes).
+func cutNote(text string, lx *lexicon) (string, bool) {
+	for i := 1; i < len(text); i++ {
+		if text[i] != ':' {
+			continue
+		}
+		// The words before the colon, back to the start of their sentence or bracket.
+		j := i
+		for j > 0 && !strings.ContainsRune(".!?(", rune(text[j-1])) {
+			j--
+		}
+		if j == 0 {
+			continue // the step opens with it: a note step, or a title ("Step 1:", "For the sauce:")
+		}
+		head := strings.TrimSpace(text[j:i])
+		if head == "" || len(strings.Fields(head)) > 3 {
+			continue
+		}
+		if words := normalize(head); len(words) == 0 || !lx.has(classNote, words, 0) {
+			continue
+		}
+		start, end := j, len(text)
+		if text[j-1] == '(' {
+			start = j - 1
+			if k := strings.IndexByte(text[i:], ')'); k >= 0 {
+				end = i + k + 1
+			}
+		}
+		return strings.TrimSpace(text[:start]) + text[end:], true
+	}
+	return text, false
+}
+
 // mixCompound reports whether a word of a compounding language ends with a mixture noun
 // ("Petersilienmischung", "vleesmengsel", "ströbrödsblandning"): a mixture named after its foods.
 func mixCompound(t string, lx *lexicon) bool {
