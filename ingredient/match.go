@@ -199,7 +199,9 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			if mixName != nil && mixName[hi] {
 				r = mentionRole{blocked: true}
 			}
-			noUse[hi] = r.blocked
+			// A food put on a tin ("grease the pan with butter and line it") is not what a pronoun
+			// after it stands for: the tin is.
+			noUse[hi] = r.blocked || r.applied
 			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
 			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
 				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt

@@ -215,8 +215,31 @@ func (v stepView) appliedAt(h hit) bool {
 	}
 	k := h.pos
 	opens := k == 0 || v.toks[k-1] == sep || clauseOpeners[v.toks[k-1]] || strings.HasSuffix(v.toks[k-1], "ly")
-	return opens && determiners[v.toks[k+1]] && !v.isPlural(k)
+	return opens && determiners[v.toks[k+1]] && !v.isPlural(k) || v.greasedWith(h.pos)
 }
+
+// greasedWith reports whether the name at pos is what a tin is greased or dusted with ("grease the
+// pan with butter", "dust the tin with a little flour"): put on the tin, not in the dish.
+func (v stepView) greasedWith(pos int) bool {
+	k := pos - 1
+	for k >= 0 && (v.lx.has(classArticle, v.toks, k) || v.toks[k] == "little" || v.toks[k] == "some") {
+		k--
+	}
+	if k < 1 || v.toks[k] != "with" {
+		return false
+	}
+	for j := k - 1; j >= v.sentenceStart(k) && j >= k-8; j-- {
+		if greaseVerbs[v.toks[j]] {
+			return true
+		}
+		if v.toks[j] == sep {
+			return false
+		}
+	}
+	return false
+}
+
+var greaseVerbs = setOf("grease", "dust", "spray", "brush", "line", "rub")
 
 var determiners = setOf("the", "a", "an", "all", "your", "each", "both", "two", "some")
 
