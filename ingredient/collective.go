@@ -189,8 +189,9 @@ func (c *collectives) blocked(v stepView, k, end int) bool {
 	if p >= 0 && p < k-1 && v.lx.has(classPurpose, v.toks, p) && v.toks[p] != "of" && !v.lx.has(classFrom, v.toks, p) {
 		return true
 	}
-	verb, _, ok := v.verbBefore(k)
-	return ok && verb == classDiscard
+	verb, at, ok := v.verbBefore(k)
+	// "Remove the whole spices" takes a group out of the pot; it is never their first use together.
+	return ok && (verb == classDiscard || verb == classMove && removeVerbs[v.toks[at]])
 }
 
 // at reads a collective reference at toks[k]: its members and its length in words. A reference is

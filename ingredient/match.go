@@ -201,7 +201,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 			// A food put on a tin ("grease the pan with butter and line it") is not what a pronoun
 			// after it stands for: the tin is.
-			noUse[hi] = r.blocked || r.applied
+			noUse[hi] = r.blocked && !r.out || r.applied
 			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
 			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
 				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt
@@ -332,6 +332,7 @@ type mentionRole struct {
 	cook    bool   // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool   // water named as a bath or boiling medium
 	applied bool   // the food is put on a surface or into water: "a floured surface", "oil the grate"
+	out     bool   // blocked because taken out of the pot ("remove the chicken"): a pronoun may stand for it
 }
 
 // linked decides whether a mention with this role links ingredient ing: never when blocked; the
@@ -417,6 +418,11 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		r.blocked = true
 		return r
 	}
+	if hasVerb && verb == classMove && removeVerbs[v.toks[at]] && !v.afterFrom(h.pos) {
+		// Taken out, yet still what a later "shred it", "return it" stands for.
+		r.blocked, r.out = true, true
+		return r
+	}
 	if v.excessBefore(h.pos) || v.excepted(h.pos) || v.sameBefore(h.pos) {
 		r.blocked = true
 		return r
@@ -442,6 +448,10 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	r.water = v.isBath(h.pos, h.end) || hasVerb && verb == classPrep && v.targetBefore(h.pos)
 	return r
 }
+
+// removeVerbs are the move verbs that take something out of the pot ("remove the whole spices"):
+// what they govern is discarded or set aside, never put in.
+var removeVerbs = setOf("remove", "lift")
 
 // readRoles reads the role of each of a step's mentions. A portion word before a list takes a
 // portion of each food of it: "metade da cebola, dos pimentões e dos tomates", "half of the onion,
