@@ -202,7 +202,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			// A food put on a tin ("grease the pan with butter and line it") is not what a pronoun
 			// after it stands for: the tin is.
 			noUse[hi] = r.blocked && !r.out || r.applied
-			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
+			ings, kind := resolve(h, named, ingredients, sections, step.Text[:h.start])
 			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
 				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt
 				// (kosher, sea, fine) does not make it another food, so the step's part decides, as
@@ -636,7 +636,41 @@ func trailingAmount(text string) (float64, string, bool) {
 // resolve picks the ingredients a hit links, and their kind: the strongest kind; then the lines
 // whose amount the step gives; then the largest cover; among ingredients still tied, those never
 // named in full elsewhere if there are such.
-func resolve(h hit, named []bool, parsed []Parsed, before string) ([]int, int) {
+//
+// A weaker name of the same food in another section of the recipe stays in the running ("the
+// cocoa" with unsweetened cocoa powder for the cake and cocoa powder for the frosting, "the butter"
+// with unsalted butter for the sponge and butter for the filling): how much of a line's name a step
+// writes does not tell the parts apart, the step's part does (the caller decides among them).
+func resolve(h hit, named []bool, parsed []Parsed, sections []string, before string) ([]int, int) {
+	ings, kind := resolveName(h, named, parsed, before)
+	if len(ings) != 1 || kind == kindHypernym || h.plural || byAmountChose(h, parsed, before) {
+		return ings, kind
+	}
+	best := ings[0]
+	head := ""
+	for _, c := range h.cands {
+		if c.ing == best {
+			head = c.head
+		}
+	}
+	for _, c := range h.cands {
+		// (A line the recipe names in full elsewhere, "the chili oil", is not what a bare "oil" means.)
+		if c.ing != best && c.kind >= kindModifier && c.head == head && sections[c.ing] != sections[best] &&
+			!slices.Contains(ings, c.ing) && (!named[c.ing] || named[best]) {
+			ings = append(ings, c.ing)
+		}
+	}
+	return ings, kind
+}
+
+// byAmountChose reports whether the step gives an amount before the name that one of its lines has
+// ("beat 200g softened butter"): that line is the one meant, whatever its section.
+func byAmountChose(h hit, parsed []Parsed, before string) bool {
+	return len(byAmount(h.cands, parsed, before)) < len(h.cands)
+}
+
+// resolveName picks the ingredients a hit names by its words alone (see resolve).
+func resolveName(h hit, named []bool, parsed []Parsed, before string) ([]int, int) {
 	cands := h.cands
 	bestKind := -1
 	for _, c := range cands {
