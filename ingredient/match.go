@@ -1176,6 +1176,14 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 					}
 				}
 			}
+			if lang == "en" && a == 0 {
+				// "potatoes, cut into thick chips": a step calls the pieces by the cut's noun ("fry the
+				// chips").
+				if cut := cutNoun(p.Notes); cut != "" {
+					k := stemWords([]string{cut}, lang)
+					idx.add(candidate{ing: i, kind: kindHead, cover: 1, head: k[0]}, k)
+				}
+			}
 			if partUnits[p.Unit] && len(w) > 0 {
 				// "3 garlic cloves" parses as unit clove, name garlic; a step may still say "the cloves".
 				idx.addKeys(i, append(slices.Clip(w), p.Unit), 0)
@@ -1784,6 +1792,29 @@ func englishVariants(name []string) [][]string {
 	}
 	return out
 }
+
+// cutNoun returns the noun a line's notes cut the food into ("cut into thick chips" gives "chips"),
+// or "" when there is none or it names no piece a cook would call the food by ("bite-size pieces").
+func cutNoun(notes string) string {
+	words := normalize(notes)
+	for k := 0; k+1 < len(words); k++ {
+		if words[k] != "into" || k == 0 || words[k-1] != "cut" && !descriptors[words[k-1]] {
+			continue
+		}
+		j := k + 1
+		for j < len(words) && words[j] != sep && !connectors[words[j]] {
+			j++
+		}
+		if noun := words[j-1]; j-1 > k && !genericPieces[noun] && !isNumber(noun) {
+			return noun
+		}
+	}
+	return ""
+}
+
+// genericPieces name a size of piece, not what a cook calls the food cut into them.
+var genericPieces = setOf("piece", "pieces", "bit", "bits", "size", "inch", "inches", "cm", "half", "halves", "quarter",
+	"quarters", "third", "thirds", "portion", "portions", "serving", "servings", "chunk", "chunks")
 
 var pieceNouns = setOf("stick", "stalk", "rib", "sprig", "pod")
 
