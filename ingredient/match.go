@@ -439,7 +439,10 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	}
 	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
 		v.broughtBack(h.pos, h.end) || r.applied
-	r.prep = hasVerb && (verb == classPrep || verb == classCook)
+	// "Toss the beef in the flour", "dust the fish in a little flour": coated, the food is prepared
+	// apart, not yet in the dish (browning or frying it next puts it in).
+	r.prep = hasVerb && (verb == classPrep || verb == classCook) ||
+		object && (verb == classUse || verb == classMixVerb) && v.coatedIn(h.end, hitEnd)
 	r.cut = hasVerb && verb == classPrep && !v.joinedLater(h.end)
 	r.move = object && verb == classMove
 	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")

@@ -239,6 +239,31 @@ func (v stepView) greasedWith(pos int) bool {
 	return false
 }
 
+// coatedIn reports whether the words after a mention ending at end coat it in another food: "in"
+// and a food ("in the flour", "in a little flour"); hitEnd maps where a food's name starts to its end,
+// so a second name of the same food between ("the fish fillets in flour") is passed over.
+func (v stepView) coatedIn(end int, hitEnd []int) bool {
+	if v.lx != lexicons["en"] {
+		return false
+	}
+	if end < len(v.toks) && hitEnd[end] > end {
+		end = hitEnd[end]
+	}
+	if end >= len(v.toks) || v.toks[end] != "in" {
+		return false
+	}
+	for k := end + 1; k < len(v.toks) && k <= end+4; k++ {
+		switch {
+		case hitEnd[k] > k:
+			return true
+		case v.lx.has(classArticle, v.toks, k) || v.toks[k] == "little" || v.toks[k] == "some":
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 var greaseVerbs = setOf("grease", "dust", "spray", "brush", "line", "rub")
 
 var determiners = setOf("the", "a", "an", "all", "your", "each", "both", "two", "some")
