@@ -437,11 +437,13 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		// into the dish is a use (moving out, "to a plate", is not: movedOut).
 		verb = classUse
 	}
+	// "Place the potatoes in a pot of cold salted water": put in water to cook apart, not in the dish.
+	intoWater := object && (verb == classUse || verb == classMove) && v.placedInWater(h.end)
 	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
 		v.broughtBack(h.pos, h.end) || r.applied
 	// "Toss the beef in the flour", "dust the fish in a little flour": coated, the food is prepared
 	// apart, not yet in the dish (browning or frying it next puts it in).
-	r.prep = hasVerb && (verb == classPrep || verb == classCook) ||
+	r.prep = hasVerb && (verb == classPrep || verb == classCook) || intoWater ||
 		object && (verb == classUse || verb == classMixVerb) && v.coatedIn(h.end, hitEnd)
 	r.cut = hasVerb && verb == classPrep && !v.joinedLater(h.end)
 	r.move = object && verb == classMove

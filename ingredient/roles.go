@@ -666,6 +666,23 @@ func (v stepView) placedIn(end int) bool {
 	return false
 }
 
+// placedInWater reports whether the clause after a mention ending at end puts it into water to cook
+// ("in a large pot of cold salted water", "into boiling water").
+func (v stepView) placedInWater(end int) bool {
+	for k := end; k < len(v.toks) && k < end+3 && v.toks[k] != sep; k++ {
+		if !v.lx.has(classInto, v.toks, k) && v.toks[k] != "in" {
+			continue
+		}
+		for j := k + 1; j < len(v.toks) && j <= k+7 && v.toks[j] != sep; j++ {
+			if v.toks[j] == "water" {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // movedOut reports whether the sentence of pos moves something out of the dish after it ("transfer
 // the chicken to a plate", "remove to a board").
 func (v stepView) movedOut(pos int) bool {
