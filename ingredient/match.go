@@ -246,7 +246,14 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 		}
 		for _, p := range ambiguous {
-			ings := secs.pick(p.ings, s, view, hits[s], anchors)
+			var ings []int
+			if extra := listedForExtra(p.ings, st.notes); p.r.applied && len(extra) < len(p.ings) {
+				// "Dust with icing sugar", "butter the tins": the line listed for dusting or with some
+				// to spare for the tin, whatever part of the recipe the step's other foods are of.
+				ings = extra
+			} else {
+				ings = secs.pick(p.ings, s, view, hits[s], anchors)
+			}
 			if p.r.move && !p.r.reuse {
 				// "Remove the cinnamon" with a cinnamon stick in the pot and ground cinnamon for
 				// serving: a move verb handles what is already in the dish.

@@ -210,12 +210,18 @@ func (v stepView) appliedAt(h hit) bool {
 	if v.applied[h.pos] || h.pos > 0 && v.applied[h.pos-1] {
 		return true
 	}
-	if v.lx != lexicons["en"] || h.end != h.pos+1 || h.end >= len(v.toks) {
+	if v.lx != lexicons["en"] {
+		return false
+	}
+	if v.greasedWith(h.pos) {
+		return true
+	}
+	if h.end != h.pos+1 || h.end >= len(v.toks) {
 		return false
 	}
 	k := h.pos
 	opens := k == 0 || v.toks[k-1] == sep || clauseOpeners[v.toks[k-1]] || strings.HasSuffix(v.toks[k-1], "ly")
-	return opens && determiners[v.toks[k+1]] && !v.isPlural(k) || v.greasedWith(h.pos)
+	return opens && determiners[v.toks[k+1]] && !v.isPlural(k)
 }
 
 // greasedWith reports whether the name at pos is what a tin is greased or dusted with ("grease the
