@@ -124,7 +124,7 @@ func (c *collectives) link(v stepView, hits []hit, st *dishState, found []bool, 
 		if n == 0 {
 			continue
 		}
-		if c.blocked(v, k, k+n) || v.excepted(k) {
+		if c.blocked(v, k, k+n) || v.excepted(k) || spelledOut(v, k+n, hits) {
 			k += n - 1
 			continue
 		}
@@ -479,6 +479,24 @@ func (c *collectives) wet(stepSec int) []int {
 		}
 	}
 	return out
+}
+
+// spelledOut reports whether the foods a collective reference ending at end means are listed right
+// after it behind a dash, colon or bracket ("all the spice powders – turmeric, chilli powder and
+// coriander"): those mentions are the members, and link by themselves.
+func spelledOut(v stepView, end int, hits []hit) bool {
+	if end < len(v.toks) && v.toks[end] != sep {
+		end++ // "the spice powders"
+	}
+	if end >= len(v.toks) || !v.lists[end] {
+		return false
+	}
+	for _, h := range hits {
+		if h.pos == end+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // exceptAfter returns the lines of a section or kind named after "except" right after a collective

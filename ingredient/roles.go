@@ -120,7 +120,10 @@ type stepView struct {
 	// (data/roles.txt, class applied, as written).
 	applied []bool
 	stop    []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
-	lx      *lexicon
+	// lists marks the seps written as a dash, a colon or an opening bracket: what follows spells out
+	// what came before ("all the spice powders – turmeric, chilli and coriander").
+	lists []bool
+	lx    *lexicon
 	// title is the number of words of a title the step opens with, ended by a colon within its
 	// first six words ("Lag smør- og tomatcurry:", "Make the glaze:"), or 0.
 	title int
@@ -128,7 +131,7 @@ type stepView struct {
 
 func newStepView(text string, n normText, lx *lexicon) stepView {
 	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), hyphen: make([]bool, len(n.words)),
-		applied: make([]bool, len(n.words)), lx: lx}
+		applied: make([]bool, len(n.words)), lists: make([]bool, len(n.words)), lx: lx}
 	for k, w := range n.words {
 		if lx != nil && lx.appliedFolded[w] {
 			v.applied[k] = lx.applied[rawWord(text, n.starts[k])]
@@ -141,6 +144,9 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 		}
 		at := n.starts[k]
 		if at < len(text) {
+			lead := strings.TrimLeft(text[at:], " ")
+			v.lists[k] = strings.HasPrefix(lead, "–") || strings.HasPrefix(lead, "—") || strings.HasPrefix(lead, "- ") ||
+				strings.HasPrefix(lead, ":") || strings.HasPrefix(lead, "(")
 			switch text[at] {
 			case '.':
 				// "1.5 cups" is a number, not the end of a sentence.
