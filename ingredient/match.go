@@ -849,11 +849,40 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			i++
 			continue
 		}
+		if n := len(hits); n > 0 && hits[n-1].end == i && bestLen == 1 && partNouns[t] && onlyHeads(best) && !sharesIngredient(hits[n-1].cands, best) {
+			// "the basil leaves" with bay leaves listed, "garlic cloves" with ground cloves: a part noun
+			// right after another food's name is that food's part, not the other line.
+			i++
+			continue
+		}
 		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i], pos: i, end: i + bestLen,
 			last: toks[i+bestLen-1]})
 		i += bestLen
 	}
 	return hits
+}
+
+// onlyHeads reports whether every candidate matches by the head noun alone or less ("the leaves" of
+// bay leaves), none by a name of its own.
+func onlyHeads(cands []candidate) bool {
+	for _, c := range cands {
+		if c.kind > kindHead {
+			return false
+		}
+	}
+	return true
+}
+
+// sharesIngredient reports whether two candidate lists have an ingredient in common.
+func sharesIngredient(a, b []candidate) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.ing == y.ing {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // partOfOther reports whether candidates that are all a food's part words ("blanc", "jaune" of the
