@@ -340,6 +340,7 @@ type mentionRole struct {
 	water   bool   // water named as a bath or boiling medium
 	applied bool   // the food is put on a surface or into water: "a floured surface", "oil the grate"
 	out     bool   // blocked because taken out of the pot ("remove the chicken"): a pronoun may stand for it
+	base    bool   // the target something is put on or over ("over the spaghetti")
 }
 
 // linked decides whether a mention with this role links ingredient ing: never when blocked; the
@@ -350,7 +351,8 @@ func (r mentionRole) linked(ing int, st *dishState) bool {
 		// liquid reserved": a mixture of one line only is that line.
 		return r.mixWord != "" && st.notes[ing] != "" && notesName(st.notes[ing], r.mixWord)
 	}
-	return !st.used[ing] || r.reuse || r.cook && !st.inDish[ing] || r.serve && st.serving[ing]
+	return !st.used[ing] || r.reuse || r.cook && !st.inDish[ing] || r.serve && st.serving[ing] ||
+		r.base && !st.inDish[ing] && st.combined[ing]
 }
 
 // dishState is what the steps read so far did with each line: used (linked to an earlier step),
@@ -438,6 +440,9 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	// "Rub the butter over the chicken", "season the fish": a prep verb works on its target too
 	// (rule 31), where "pour the cream over the potatoes" only adds to it.
 	object := hasVerb && (at >= 0) && (!v.targetBefore(h.pos) || verb == classPrep) && !v.movedOut(h.end-1)
+	// "Spoon the sauce over the spaghetti": the base a plate is assembled on (linked when it was
+	// cooked apart and joins the dish here, see linked).
+	r.base = hasVerb && (verb == classUse || verb == classMove) && v.targetBefore(h.pos) && v.onTop(h.pos)
 	r.applied = v.appliedAt(h)
 	if object && verb == classMove && v.lx.has(classPlace, v.toks, at) && v.placedIn(h.end) {
 		// "Spoon the chicken into the tortillas", "Set the roast on top of the vegetables": moving

@@ -568,6 +568,21 @@ func (v stepView) targetBefore(pos int) bool {
 	return true
 }
 
+// onTop reports whether the name at pos follows, in English, a preposition that lays something on
+// or over it ("over the spaghetti", "among the tortillas"), not one that puts it in a pot.
+func (v stepView) onTop(pos int) bool {
+	if v.lx != lexicons["en"] {
+		return false
+	}
+	k := pos - 1
+	for k >= 0 && v.lx.has(classArticle, v.toks, k) {
+		k--
+	}
+	return k >= 0 && onTopWords[v.toks[k]]
+}
+
+var onTopWords = setOf("over", "onto", "on", "atop", "among", "between")
+
 // isVerbAnyAt reports whether a verb of the lists is at k.
 func (v stepView) isVerbAnyAt(k int) bool {
 	_, ok := v.verbAt(k, k+1)
