@@ -461,6 +461,11 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	r.move = object && verb == classMove
 	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")
 	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
+	if r.serve && v.lx == lexicons["en"] && h.pos > 0 && v.toks[h.pos-1] == "with" && v.lx.has(classServe, v.toks, at) {
+		// "Serve warm with butter and maple syrup": what the dish is served with is put on the table,
+		// more of it, even when some went into the dish.
+		r.reuse = true
+	}
 	// "Remoja el pan en un poco de agua": water a food is soaked or dipped in is a bath.
 	r.water = v.isBath(h.pos, h.end) || hasVerb && verb == classPrep && v.targetBefore(h.pos)
 	return r
