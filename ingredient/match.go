@@ -220,6 +220,10 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				// "the spices", "the herbs": a collective, linked where its members are first used.
 				// (A kind of one line, "het vlees" for the runderlappen, is that line.)
 				r.reuse = false
+				if spelledOut(view, h.end, hits[s]) {
+					// "add the spices – cumin and coriander": the foods listed are the members.
+					ings = nil
+				}
 			}
 			hitIngs[hi] = ings
 			switch {
@@ -252,7 +256,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				// to spare for the tin, whatever part of the recipe the step's other foods are of.
 				ings = extra
 			} else {
-				ings = secs.pick(p.ings, s, view, hits[s], anchors)
+				ings = secs.pick(forTheDish(p.ings, st.notes), s, view, hits[s], anchors)
 			}
 			if p.r.move && !p.r.reuse {
 				// "Remove the cinnamon" with a cinnamon stick in the pot and ground cinnamon for
@@ -512,6 +516,24 @@ func listedForExtra(ings []int, notes []string) []int {
 				out = append(out, ing)
 				break
 			}
+		}
+	}
+	if len(out) == 0 {
+		return ings
+	}
+	return out
+}
+
+// forTheDish keeps, of several lines of one food, those not listed only for the tin ("icing sugar,
+// for dusting", "oil, for greasing"), if any: a step that puts the food in the dish means them.
+func forTheDish(ings []int, notes []string) []int {
+	var out []int
+	for _, ing := range ings {
+		n := notes[ing]
+		tinOnly := (strings.Contains(n, "dust") || strings.Contains(n, "greas")) &&
+			!strings.Contains(n, "plus") && !strings.Contains(n, "extra") && !strings.Contains(n, "more")
+		if !tinOnly {
+			out = append(out, ing)
 		}
 	}
 	if len(out) == 0 {
