@@ -26,7 +26,25 @@ var appTextKeys = []string{"text", "body", "description", "instruction", "conten
 // maxAppScripts bounds the scripts parsed on one page.
 const maxAppScripts = 40
 
+// appData reads the ingredients and steps of the page's script data.
 func (p *page) appData() (ing, steps []Section) {
+	if m := p.appRecipe(); m != nil {
+		return appSections(m)
+	}
+	return nil, nil
+}
+
+// appRecipe is the first object of the page's inline scripts that holds a
+// list of ingredients and a list of steps, found once per page.
+func (p *page) appRecipe() map[string]any {
+	if !p.appDone {
+		p.appDone = true
+		p.app = p.findAppRecipe()
+	}
+	return p.app
+}
+
+func (p *page) findAppRecipe() map[string]any {
 	parsed := 0
 	for _, script := range scriptBodies(p.raw, p.lower) {
 		low := bytes.ToLower(script)
@@ -34,20 +52,19 @@ func (p *page) appData() (ing, steps []Section) {
 			continue
 		}
 		if parsed++; parsed > maxAppScripts {
-			return nil, nil
+			return nil
 		}
 		start := bytes.IndexAny(script, "[{")
 		if start < 0 {
 			continue
 		}
-		for _, obj := range appRecipes(parseLenientJSON(script[start:]), 0) {
-			i, s := appSections(obj)
-			if countItems(i) > 0 && countItems(s) > 0 {
-				return i, s
+		for _, obj := range appRecipes(parseLenientJSON(script[start:]), false) {
+			if i, s := appSections(obj); countItems(i) > 0 && countItems(s) > 0 {
+				return obj
 			}
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 func containsAnyKey(low []byte) bool {
@@ -60,43 +77,60 @@ func containsAnyKey(low []byte) bool {
 }
 
 // appRecipes returns the objects, at any depth, with an ingredients key and
-// a steps key; a string that holds JSON ("5:[...]", an escaped payload) is
-// read as well.
-func appRecipes(roots []any, depth int) []map[string]any {
+// a steps key; a string that holds JSON ("5:[...]", an escaped payload, as
+// Next.js's self.__next_f.push([1, "..."]) sends) is read as well, one
+// level deep.
+func appRecipes(roots []any, nested bool) []map[string]any {
 	var out []map[string]any
-	var walkV func(v any, d int)
-	walkV = func(v any, d int) {
-		if d > maxJSONDepth || len(out) > 0 {
-			return
+	walkJSON(roots, func(v any) bool {
+		if len(out) > 0 {
+			return false
 		}
 		switch v := v.(type) {
 		case map[string]any:
 			if _, ok := v["@type"]; ok {
-				return // schema.org data, read as such (jsonld.go)
+				return false // schema.org data, read as such (jsonld.go)
 			}
 			if firstKey(v, appIngredientKeys) != nil && firstKey(v, appStepKeys) != nil {
 				out = append(out, v)
-				return
-			}
-			for _, k := range sortedKeys(v) {
-				walkV(v[k], d+1)
-			}
-		case []any:
-			for _, e := range v {
-				walkV(e, d+1)
+				return false
 			}
 		case string:
-			if depth == 0 && len(v) > 50 && strings.Contains(v, "ngredient") {
+			if !nested && len(v) > 50 && strings.Contains(v, "ngredient") {
 				if i := strings.IndexAny(v, "[{"); i >= 0 {
-					out = append(out, appRecipes(parseLenientJSON([]byte(v[i:])), depth+1)...)
+					out = append(out, appRecipes(parseLenientJSON([]byte(v[i:])), true)...)
 				}
 			}
 		}
-	}
-	for _, r := range roots {
-		walkV(r, 0)
-	}
+		return true
+	})
 	return out
+}
+
+// appListWins reports whether the script data's ingredient list should
+// replace the one read from the HTML: it is the list the page renders from,
+// so when it holds (nearly) every line the HTML shows and more, the HTML
+// showed only part of it (optional extras and "from your pantry" lines
+// drawn later by the scripts).
+func appListWins(app, html []Section) bool {
+	a, h := flatten(app), flatten(html)
+	if len(h) == 0 {
+		return len(a) > 0
+	}
+	if len(a) <= len(h) {
+		return false
+	}
+	have := map[string]bool{}
+	for _, l := range a {
+		have[normKey(l)] = true
+	}
+	found := 0
+	for _, l := range h {
+		if have[normKey(l)] {
+			found++
+		}
+	}
+	return found*4 >= len(h)*3
 }
 
 // firstKey returns the first non-empty list under one of keys.
@@ -171,4 +205,27 @@ func appIngredient(m map[string]any) string {
 // keeps for the app to render.
 func withoutMarkdownBold(s string) string {
 	return strings.ReplaceAll(s, "**", "")
+}
+
+// scriptBodies returns the contents of every inline <script> element.
+func scriptBodies(page, lower []byte) [][]byte {
+	var out [][]byte
+	for i := 0; ; {
+		k := bytes.Index(lower[i:], []byte("<script"))
+		if k < 0 {
+			return out
+		}
+		i += k + len("<script")
+		end := bytes.IndexByte(lower[i:], '>')
+		if end < 0 {
+			return out
+		}
+		i += end + 1
+		close := bytes.Index(lower[i:], []byte("</script"))
+		if close < 0 {
+			close = len(lower) - i
+		}
+		out = append(out, page[i:i+close])
+		i += close
+	}
 }

@@ -53,10 +53,13 @@ func minutesFromText(s string) float64 {
 }
 
 // isoMinutes parses P[nY][nM][nW][nD][T[nH][nM][nS]], allowing decimals and
-// a missing final designator ("PT1H30" is read as 1 h 30 min).
+// a missing final designator ("PT1H30" is read as 1 h 30 min). Without its
+// T, an M after hours, or an M that is the only part ("P1H30M", "P30M"),
+// counts minutes: a recipe that takes months is not written so, a time
+// that lost its T often is.
 func isoMinutes(s string) (float64, bool) {
 	s = strings.ToUpper(s[1:])
-	inTime := false
+	inTime := !strings.Contains(s, "T") && (strings.Contains(s, "H") || strings.Count(s, "M") == 1 && strings.Trim(s, "0123456789.,M ") == "")
 	total := 0.0
 	num := ""
 	seen := false
@@ -128,10 +131,14 @@ var timeUnits = map[string]float64{
 
 // textMinutes reads durations written out. A number without a unit counts
 // as minutes; "1:30" is hours and minutes; of a range the upper bound counts.
+// "an hour", "half an hour" and "an hour and a half" are read as a cook
+// says them (in English); an article without a unit counts for nothing.
 func textMinutes(s string) float64 {
 	s = strings.ToLower(s)
 	total := 0.0
-	pending := -1.0 // a number waiting for its unit
+	pending := -1.0  // a number waiting for its unit
+	article := false // pending is "a"/"an", not a number
+	lastUnit := 0.0  // the unit of the last number read, for "and a half"
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
@@ -145,7 +152,7 @@ func textMinutes(s string) float64 {
 				pending = -1
 				continue
 			}
-			pending = f // a later number of a range replaces an earlier one
+			pending, article = f, false // a later number of a range replaces an earlier one
 		case unicode.IsLetter(r):
 			j := i
 			for j < len(s) {
@@ -156,19 +163,34 @@ func textMinutes(s string) float64 {
 				j += n2
 			}
 			word := strings.TrimSuffix(s[i:j], ".")
-			if mult, ok := timeUnits[word]; ok && pending >= 0 {
-				total += pending * mult
-				pending = -1
-			} else if ok := prefixUnit(word); ok > 0 && pending >= 0 {
-				total += pending * ok
-				pending = -1
+			switch {
+			case word == "a" || word == "an":
+				if pending < 0 {
+					pending, article = 1, true
+				}
+			case word == "half":
+				if article && lastUnit > 0 {
+					total += lastUnit / 2 // "an hour and a half"
+					pending, article = -1, false
+				} else if pending < 0 {
+					pending, article = 0.5, true // "half an hour"
+				}
+			case pending >= 0:
+				mult, ok := timeUnits[word]
+				if !ok {
+					mult = prefixUnit(word)
+				}
+				if mult > 0 {
+					total += pending * mult
+					pending, article, lastUnit = -1, false, mult
+				}
 			}
 			i = j
 		default:
 			i += size
 		}
 	}
-	if pending >= 0 {
+	if pending >= 0 && !article {
 		total += pending
 	}
 	return total

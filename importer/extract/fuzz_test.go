@@ -135,3 +135,25 @@ func FuzzServingsInText(f *testing.F) {
 		}
 	})
 }
+
+// FuzzYieldAndDuration checks the readers of yields, durations and
+// srcsets on arbitrary text: no panic, a yield between 1 and 100000, a
+// duration between one minute and a year, and a srcset candidate that is
+// part of the srcset.
+func FuzzYieldAndDuration(f *testing.F) {
+	for _, s := range []string{"Makes about 2 dozen", "Serves four to six", "Makes one 9x13 pan", "99999 dozen", "PT1H90M", "P1H30M", "P30M",
+		"an hour and a half", "half an hour", "a 5 minute rest", "a.jpg 300w, b.jpg 1024w", "1 hr. 15 min.", "Step 1: Mix. Step 2: Bake."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if n := parseServings(s); n != nil && (*n < 1 || *n > 100000) {
+			t.Fatalf("parseServings(%q) = %d", s, *n)
+		}
+		if m := parseMinutes(s); m != nil && (*m < 1 || *m > 60*24*365) {
+			t.Fatalf("parseMinutes(%q) = %d", s, *m)
+		}
+		if u := largestInSrcset(s); u != "" && !strings.Contains(s, u) {
+			t.Fatalf("largestInSrcset(%q) = %q, not in the set", s, u)
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -122,6 +123,12 @@ func pageBlocks(root *html.Node) []block {
 				for _, l := range find(e, func(n *html.Node) bool { return n != e && (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) }) {
 					rec(l)
 				}
+			case e.DataAtom == atom.Li && headingOnly(e):
+				// A list item holding only a heading names the group of
+				// the items after it ("<li><h3>Für den Teig</h3></li>").
+				if t := lineText(e); t != "" {
+					out = append(out, block{kind: 'h', level: 7, text: strings.TrimRight(t, ": "), node: e})
+				}
 			case e.DataAtom == atom.Li:
 				if t := strings.Join(cleanLines(nodeText(e)), " "); t != "" {
 					out = append(out, block{kind: 'i', text: t, node: e})
@@ -146,6 +153,22 @@ func pageBlocks(root *html.Node) []block {
 	}
 	rec(root)
 	return out
+}
+
+// headingOnly reports an element whose content is one heading element and
+// nothing else.
+func headingOnly(e *html.Node) bool {
+	found := false
+	for c := e.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) == "":
+		case c.Type == html.ElementNode && isHeading(c) && !found:
+			found = true
+		default:
+			return false
+		}
+	}
+	return found
 }
 
 // groupLabel reports text that can name a group of lines ("Seasonings",
@@ -287,7 +310,8 @@ func heuristic(p *page) Recipe {
 
 // contentImage is the first sizeable picture of the article (inside
 // <article> or <main> when the page has one), skipping logos, icons, avatars
-// and lazy-loading placeholders.
+// and lazy-loading placeholders. AMP pages write <amp-img>. Of the sizes a
+// srcset offers, the largest is taken.
 func contentImage(body *html.Node, base *url.URL) string {
 	scope := findFirst(body, func(n *html.Node) bool { return n.DataAtom == atom.Article || n.DataAtom == atom.Main })
 	if scope == nil {
@@ -298,21 +322,27 @@ func contentImage(body *html.Node, base *url.URL) string {
 		if found != "" || boilerplate(n) || hiddenElement(n) {
 			return false
 		}
-		if n.DataAtom != atom.Img {
+		if n.DataAtom != atom.Img && n.Data != "amp-img" {
 			return true
 		}
 		if w := dimension(attr(n, "width")); w > 0 && w < 200 {
 			return false
 		}
+		var srcs []string
+		for _, k := range []string{"data-lazy-srcset", "data-srcset", "srcset"} {
+			if u := largestInSrcset(attr(n, k)); u != "" {
+				srcs = append(srcs, u)
+				break
+			}
+		}
 		for _, k := range []string{"data-lazy-src", "data-src", "data-original", "src"} {
-			src := attr(n, k)
+			srcs = append(srcs, attr(n, k))
+		}
+		for _, src := range srcs {
 			if src == "" || strings.HasPrefix(src, "data:") {
 				continue
 			}
-			low := strings.ToLower(src)
-			if strings.Contains(low, "logo") || strings.Contains(low, "icon") || strings.Contains(low, "avatar") ||
-				strings.Contains(low, "sprite") || strings.Contains(low, "pixel") || strings.HasSuffix(low, ".svg") ||
-				strings.HasSuffix(low, ".gif") || strings.Contains(low, "gravatar") {
+			if notAPhoto(src) {
 				break
 			}
 			if u := absURL(src, base); u != "" {
@@ -323,6 +353,53 @@ func contentImage(body *html.Node, base *url.URL) string {
 		return false
 	})
 	return found
+}
+
+// notAPhoto reports image addresses that are page furniture, not the
+// dish: logos, icons, avatars, sprites, tracking pixels, vector art and
+// animations.
+func notAPhoto(src string) bool {
+	low := strings.ToLower(src)
+	for _, w := range []string{"logo", "icon", "avatar", "sprite", "pixel", "gravatar"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(low, ".svg") || strings.HasSuffix(low, ".gif")
+}
+
+// largestInSrcset returns the candidate of a srcset with the largest width
+// ("a.jpg 300w, b.jpg 1024w") or density ("a.jpg 1x, b.jpg 2x"); the first
+// when none says.
+func largestInSrcset(set string) string {
+	best, bestSize := "", -1.0
+	for i := 0; i < len(set); {
+		for i < len(set) && (set[i] == ',' || set[i] == ' ' || set[i] == '\t' || set[i] == '\n') {
+			i++
+		}
+		start := i
+		for i < len(set) && set[i] != ' ' && set[i] != '\t' && set[i] != '\n' {
+			i++
+		}
+		u := strings.TrimRight(set[start:i], ",")
+		dstart := i
+		for i < len(set) && set[i] != ',' {
+			i++
+		}
+		if u == "" {
+			continue
+		}
+		size := 0.0
+		if d := strings.TrimSpace(set[dstart:i]); len(d) > 1 {
+			if f, err := strconv.ParseFloat(d[:len(d)-1], 64); err == nil {
+				size = f
+			}
+		}
+		if size > bestSize {
+			best, bestSize = u, size
+		}
+	}
+	return best
 }
 
 // sectionUnder finds the heading that names the part (ingredients or
@@ -348,9 +425,13 @@ func sectionUnderAt(blocks []block, words, stopWords []string, instructions bool
 		if tried++; tried > maxHeadingCandidates {
 			break
 		}
-		secs, n := readUnder(blocks[i+1:], h.level, words, stopWords, instructions)
+		from := i + 1
+		if instructions && stepLabel.MatchString(h.text) {
+			from = i // "Step 1" names the method by numbering its first step
+		}
+		secs, n := readUnder(blocks[from:], h.level, words, stopWords, instructions)
 		if candidateWeight(secs, instructions) > candidateWeight(best, instructions) {
-			best, bestAt, bestEnd = secs, i, i+1+n
+			best, bestAt, bestEnd = secs, i, from+n
 		}
 	}
 	return best, bestAt, bestEnd
@@ -425,6 +506,9 @@ func readUnder(blocks []block, level int, words, stopWords []string, instruction
 		blocks = blocks[:maxBlocksUnder]
 	}
 	groupsAtLevel := false // group headings as high as the part's own
+	// Under a heading that only numbers a step ("Step 1"), the
+	// paragraphs up to the next such heading are one step.
+	inStep, stepStarted := false, false
 	// A method never repeats a step: a step read twice is the start of a
 	// second copy of the method (a print or mobile copy, a collapsed
 	// preview), and reading stops there. Only steps long enough to be
@@ -441,6 +525,18 @@ loop:
 		}
 		switch b.kind {
 		case 'h':
+			// A heading that only numbers the next step ("Step 1",
+			// "2.") is the step's number: it neither ends the method
+			// nor names a group of it.
+			if instructions && stepLabel.MatchString(b.text) {
+				inStep, stepStarted = true, false
+				break
+			}
+			// A bold line inside a numbered step is its first words.
+			if inStep && b.level == 7 {
+				paras.stepText(b.text, &stepStarted)
+				break
+			}
 			// The other part's heading ends this one. Below the part's own
 			// level only a heading that starts with the other part's word
 			// does ("Ingredients for the sauce"): "Preparar los
@@ -474,8 +570,15 @@ loop:
 			if instructions && stepNumberOnly(b.text) {
 				break
 			}
-			if nParas < maxParasUnder {
-				paras.item(b.text)
+			switch {
+			case inStep && stepStarted:
+				paras.stepText(b.text, &stepStarted)
+			case nParas < maxParasUnder:
+				if inStep {
+					paras.stepText(b.text, &stepStarted)
+				} else {
+					paras.item(b.text)
+				}
 				nParas++
 			}
 		}
@@ -519,8 +622,15 @@ func byClass(body *html.Node, word string, instructions bool) []Section {
 		if boilerplate(n) {
 			return false
 		}
-		if classHas(n, word) && (hasDescendant(n, atom.Li) || instructions && hasDescendant(n, atom.P) || !instructions && hasDescendant(n, atom.Dt)) {
-			if s := readGroups(n, instructions); countItems(s) > 0 {
+		if !classHas(n, word) {
+			return true
+		}
+		lists := hasDescendant(n, atom.Li) || !instructions && hasDescendant(n, atom.Dt)
+		if lists || hasDescendant(n, atom.P) {
+			// Ingredients written as paragraphs must read like
+			// ingredient lines: an "ingredients-intro" of prose is not
+			// the list.
+			if s := readGroups(n, instructions); countItems(s) > 0 && (lists || instructions || mostlyIngredients(flatten(s))) {
 				out = s
 				return false
 			}
@@ -541,6 +651,7 @@ func byClass(body *html.Node, word string, instructions bool) []Section {
 // in structured data and in page text alike (yieldFromText): the recipe's
 // amounts are written for at most that many.
 const (
+	pieceNouns         = `pieces|pcs|stuks|stück|stücke|kusů|kusov|cookies|muffins|cupcakes|bars|biscuits|koekjes|plätzchen`
 	servingsLabelWords = `serves|servings?|serving for|yields?|makes|portions?|portionen|porties|porzioni|porciones|porções|` +
 		`personnes|personen|personer|porcje|porce|porcie|počet porcí|adag|raci[oó]n(?:es)?(?: para)?|rinde|rendimiento|rendimento|` +
 		`rendement|pour|für|voor|para|per|persone|pessoas|personas|comensales|opbrengst|aantal personen|porsjoner|portioner|` +
@@ -558,7 +669,10 @@ var (
 	// piecesFirst is a line that starts with a count of pieces ("10 pieces
 	// — 20 minutes", "12 cookies"): a yield only at the start of a line,
 	// where an ingredient's "cut into 4 pieces" cannot be.
-	piecesFirst = regexp.MustCompile(`(?i)^\s*(\d+(?:\s*(?:-|–|to)\s*\d+)?)\s*(?:pieces|pcs|stuks|stück|kusů|kusov|cookies|muffins|cupcakes|bars|biscuits|koekjes|plätzchen)\b`)
+	piecesFirst = regexp.MustCompile(`(?i)^\s*(\d+(?:\s*(?:-|–|to)\s*\d+)?)\s*(?:` + pieceNouns + `)(?:[^\pL]|$)`)
+	// piecesNext is a count of pieces after a preposition ("Zutaten für 12
+	// Stücke", "pour 24 biscuits").
+	piecesNext = regexp.MustCompile(`(?i)^\s*(?:` + pieceNouns + `)(?:[^\pL]|$)`)
 )
 
 // servingsHint is a cheap test before the regular expressions.
@@ -597,7 +711,7 @@ func servingsInText(blocks []block) *int {
 			continue
 		}
 		var m []string
-		if m = servingsBefore.FindStringSubmatch(b.text); m == nil || !labelledNumberOK(m) {
+		if m = servingsBefore.FindStringSubmatch(b.text); m == nil || !labelledNumberOK(m, b.text) {
 			if m = servingsAfter.FindStringSubmatch(b.text); m == nil {
 				m = piecesFirst.FindStringSubmatch(b.text)
 			}
@@ -621,14 +735,19 @@ func yieldFromTextMatch(m []string) *int {
 }
 
 // labelledNumberOK refuses the prepositions among the labels ("pour",
-// "für", "para", "per", "voor") unless a servings noun follows the number:
-// "pour 4 personnes" is a yield, "pour 200 g de farine" is not.
-func labelledNumberOK(m []string) bool {
+// "für", "para", "per", "voor") unless a servings noun, or a count of
+// pieces, follows the number in line: "pour 4 personnes" and "für 12
+// Stücke" are yields, "pour 200 g de farine" is not.
+func labelledNumberOK(m []string, line string) bool {
 	label := strings.ToLower(strings.TrimSpace(strings.TrimRight(strings.Split(m[0], m[1])[0], ": ")))
 	label = strings.TrimLeftFunc(label, func(r rune) bool { return !unicode.IsLetter(r) })
 	switch label {
 	case "pour", "für", "voor", "para", "per":
-		return servingsAfter.MatchString(m[0])
+		if servingsAfter.MatchString(m[0]) {
+			return true
+		}
+		at := strings.Index(line, m[0])
+		return at >= 0 && piecesNext.MatchString(line[at+len(m[0]):])
 	}
 	return true
 }
@@ -866,6 +985,18 @@ func ingredientLikeList(blocks []block, ins []Section) ([]Section, []Section) {
 }
 
 var quantityRe = regexp.MustCompile(`(?i)^\s*(?:[\d½¼¾⅓⅔⅛]|a |an |one |two |three |pinch|handful|salt|pepper)|\b(?:cups?|tbsp|tsp|tablespoons?|teaspoons?|oz|ounces?|lbs?|pounds?|g|kg|grams?|ml|l|cl|dl|el|tl|cloves?|pinch|cans?)\b`)
+
+// mostlyIngredients reports at least two lines, most of which read like
+// ingredient lines.
+func mostlyIngredients(lines []string) bool {
+	like := 0
+	for _, l := range lines {
+		if looksLikeIngredient(l) {
+			like++
+		}
+	}
+	return len(lines) >= 2 && like*2 > len(lines)
+}
 
 func looksLikeIngredient(s string) bool {
 	return len(s) <= 150 && quantityRe.MatchString(s)

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -66,6 +67,44 @@ func TestHeuristicLanguages(t *testing.T) {
 			}
 			if n := countItems(r.InstructionSections); n != 3 {
 				t.Errorf("%d steps: %q", n, r.InstructionSections)
+			}
+		})
+	}
+}
+
+// TestHeuristicParagraphMethod: the same without lists for the method,
+// which is written as paragraphs under its heading, as many small sites
+// do; the headings are the plain words of each language.
+func TestHeuristicParagraphMethod(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ lang, ingredients, method string }{
+		{"de", "Zutaten", "Zubereitung"},
+		{"fr", "Ingrédients", "Préparation"},
+		{"es", "Ingredientes", "Preparación"},
+		{"nl", "Ingrediënten", "Bereiding"},
+		{"pl", "Składniki", "Przygotowanie"},
+		{"sv", "Ingredienser", "Tillagning"},
+		{"cs", "Suroviny", "Postup"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			t.Parallel()
+			page := fmt.Sprintf(`<!doctype html><html lang=%q><head><title>Dish – Blog</title></head><body>
+<header><nav><ul><li><a href="/">Home</a></li><li><a href="/a">About</a></li><li><a href="/c">Contact</a></li></ul></nav></header>
+<main><h1>Dish</h1><p>A family favourite.</p>
+<h2>%s</h2><ul><li>500 g potatoes</li><li>1 onion</li><li>1 l stock</li></ul>
+<h2>%s</h2><p>Peel and dice the potatoes, chop the onion.</p><p>Simmer everything in the stock for 20 minutes and blend.</p>
+</main><footer><ul><li>Imprint</li><li>Privacy</li></ul></footer></body></html>`, tt.lang, tt.ingredients, tt.method)
+			r, err := FromHTML([]byte(page), "https://example.com/dish")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []Section{{Items: []string{"Peel and dice the potatoes, chop the onion.", "Simmer everything in the stock for 20 minutes and blend."}}}
+			if n := countItems(r.IngredientSections); n != 3 {
+				t.Errorf("%d ingredients: %q", n, r.IngredientSections)
+			}
+			if !reflect.DeepEqual(r.InstructionSections, want) {
+				t.Errorf("steps %q, want %q", r.InstructionSections, want)
 			}
 		})
 	}

@@ -94,6 +94,19 @@ func sizedFromURL(u string) imageCandidate {
 	return c
 }
 
+// area ranks an image by size. With only its width (or height) known, as
+// many ImageObjects give, it counts as a square: a wider image of the same
+// list still ranks higher.
+func (c imageCandidate) area() int {
+	switch {
+	case c.width > 0 && c.height > 0:
+		return c.width * c.height
+	case c.width > 0:
+		return c.width * c.width
+	}
+	return c.height * c.height
+}
+
 // pickImage chooses the largest image that resolves to an absolute http(s)
 // URL. An image whose size is unknown is preferred over its own resized
 // copies (it is the original) and otherwise ranks by position: the first
@@ -112,7 +125,7 @@ func pickImage(cands []imageCandidate, base *url.URL) string {
 	best := -1
 	bestArea := -1
 	for i, c := range resolved {
-		area := c.width * c.height
+		area := c.area()
 		if area == 0 {
 			if isOriginalOf(c.url, resolved) {
 				return c.url

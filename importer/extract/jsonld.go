@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"html"
 	"slices"
 	"strconv"
 	"strings"
@@ -206,8 +207,32 @@ func (p *jsonReader) array(depth int) (any, bool) {
 // str reads a string quoted with q. Raw control characters are kept; an
 // unknown escape keeps its character; a quote that is not followed by
 // something that can follow a string (",", ":", "}", "]" or the end) is taken
-// as part of the text, which rescues `"text": "the "best" cake"`.
+// as part of the text, which rescues `"text": "the "best" cake"`. A byte
+// that is not UTF-8 becomes U+FFFD, as encoding/json reads it.
 func (p *jsonReader) str(q byte) string {
+	return validUTF8(p.rawStr(q))
+}
+
+// validUTF8 replaces each byte of s that is not part of valid UTF-8 with
+// U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func (p *jsonReader) rawStr(q byte) string {
 	p.i++ // opening quote
 	var b []byte
 	start := p.i
@@ -384,6 +409,12 @@ func ldScripts(page, lower []byte) [][]byte {
 func ldNodes(page, lower []byte) []any {
 	var out []any
 	for _, s := range ldScripts(page, lower) {
+		// Some templates escape the whole script as HTML text
+		// ({&quot;@type&quot;: ...}); without a raw quote it cannot be
+		// JSON, so the entities are decoded once first.
+		if bytes.IndexByte(s, '"') < 0 && bytes.Contains(s, []byte("&quot;")) {
+			s = []byte(html.UnescapeString(string(s)))
+		}
 		out = append(out, parseLenientJSON(s)...)
 	}
 	return out
@@ -472,30 +503,16 @@ type graph struct {
 
 func newGraph(roots []any) *graph {
 	g := &graph{byID: map[string]map[string]any{}}
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		if depth > maxJSONDepth {
-			return
-		}
-		switch v := v.(type) {
-		case map[string]any:
-			if id, ok := v["@id"].(string); ok && len(v) > 1 {
-				if old, seen := g.byID[id]; !seen || len(v) > len(old) {
-					g.byID[id] = v
+	walkJSON(roots, func(v any) bool {
+		if m, ok := v.(map[string]any); ok {
+			if id, ok := m["@id"].(string); ok && len(m) > 1 {
+				if old, seen := g.byID[id]; !seen || len(m) > len(old) {
+					g.byID[id] = m
 				}
 			}
-			for _, k := range sortedKeys(v) {
-				walk(v[k], depth+1)
-			}
-		case []any:
-			for _, e := range v {
-				walk(e, depth+1)
-			}
 		}
-	}
-	for _, r := range roots {
-		walk(r, 0)
-	}
+		return true
+	})
 	return g
 }
 
@@ -517,31 +534,48 @@ func (g *graph) deref(v any) any {
 // findTyped returns every node (at any depth, including inside @graph,
 // mainEntity, ItemList elements and arrays) whose @type names want.
 func findTyped(roots []any, want string) []map[string]any {
+	return findObjects(roots, func(m map[string]any) bool { return typeMatches(m, want) })
+}
+
+// findObjects returns the objects, at any depth, that match; it does not
+// look inside a matched object (a recipe's own parts are not other
+// recipes).
+func findObjects(roots []any, match func(map[string]any) bool) []map[string]any {
 	var out []map[string]any
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		if depth > maxJSONDepth {
+	walkJSON(roots, func(v any) bool {
+		if m, ok := v.(map[string]any); ok && match(m) {
+			out = append(out, m)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// walkJSON is the one walk over parsed JSON: it visits every value under
+// roots, depth first and object keys in sorted order (so that walks are
+// deterministic), and goes inside an object or array only when visit
+// returns true. The depth is bounded: hostile input can nest deeply.
+func walkJSON(roots []any, visit func(v any) bool) {
+	var rec func(v any, depth int)
+	rec = func(v any, depth int) {
+		if depth > maxJSONDepth || !visit(v) {
 			return
 		}
 		switch v := v.(type) {
 		case map[string]any:
-			if typeMatches(v, want) {
-				out = append(out, v)
-				return // a recipe's own parts are not other recipes
-			}
 			for _, k := range sortedKeys(v) {
-				walk(v[k], depth+1)
+				rec(v[k], depth+1)
 			}
 		case []any:
 			for _, e := range v {
-				walk(e, depth+1)
+				rec(e, depth+1)
 			}
 		}
 	}
 	for _, r := range roots {
-		walk(r, 0)
+		rec(r, 0)
 	}
-	return out
 }
 
 // sortedKeys makes walks over parsed objects deterministic.

@@ -32,6 +32,14 @@ func TestParseServings(t *testing.T) {
 		{"serves four", intPtr(4)},
 		{"a dozen", intPtr(12)},
 		{"4 1.25 cups curry", intPtr(4)},
+		{"Makes about 2 dozen", intPtr(24)},
+		{"2-3 dozen cookies", intPtr(36)},
+		{"two dozen rolls", intPtr(24)},
+		{"Serves four to six", intPtr(6)},
+		{"serves four to 6", intPtr(6)},
+		{"Makes one 9x13 pan", intPtr(1)},
+		{"12 cookies", intPtr(12)},
+		{map[string]any{"@type": "QuantitativeValue", "minValue": 4.0, "maxValue": 6.0}, intPtr(6)},
 		{map[string]any{"@type": "QuantitativeValue", "value": 3.0}, intPtr(3)},
 		{map[string]any{"value": map[string]any{"x": []any{}}}, nil},
 		{"", nil},
@@ -78,6 +86,18 @@ func TestParseMinutes(t *testing.T) {
 		{"1h30", intPtr(90)},
 		{"1:15", intPtr(75)},
 		{"12-15 minutes", intPtr(15)},
+		{"PT1H90M", intPtr(150)},
+		{"P1DT2H", intPtr(1560)},
+		{"P30M", intPtr(30)},
+		{"P1H30M", intPtr(90)},
+		{"an hour", intPtr(60)},
+		{"half an hour", intPtr(30)},
+		{"an hour and a half", intPtr(90)},
+		{"1 hr. 15 min.", intPtr(75)},
+		{"1 Std. 20 Min.", intPtr(80)},
+		{"a 5 minute rest", intPtr(5)},
+		{"Bake for a while", nil},
+		{"half", nil},
 		{"1½ hours", intPtr(90)},
 		{"2 Stunden", intPtr(120)},
 		{"20", intPtr(20)},
@@ -157,6 +177,14 @@ func TestSplitSteps(t *testing.T) {
 		{"Stir for 2 minutes.", []string{"Stir for 2 minutes."}},
 		{"Heat to 180 C. Bake 3.5 hours in the U.S.A. style.", []string{"Heat to 180 C. Bake 3.5 hours in the U.S.A. style."}},
 		{"Zo maak je het:\n1. Kook.\n2. Serveer.", []string{"Zo maak je het:", "Kook.", "Serveer."}},
+		{"Step 1: Mix the flour. Step 2: Add water. Step 3: Bake.", []string{"Mix the flour.", "Add water.", "Bake."}},
+		{"Schritt 1: Mehl mischen. Schritt 2: Backen.", []string{"Mehl mischen.", "Backen."}},
+		{"Step 1: Mix. Step 2: Add. Repeat step 2 twice. Step 3: Bake.", []string{"Mix.", "Add. Repeat step 2 twice.", "Bake."}},
+		// "Step 1" without punctuation is the step's title, kept as sites keep it.
+		{"Step 1 Mix the flour. Step 2 Add water.", []string{"Step 1 Mix the flour.", "Step 2 Add water."}},
+		{"1 - Mix the flour\n2 - Bake", []string{"Mix the flour", "Bake"}},
+		{"1.5 cups water\n2. Bake", []string{"1.5 cups water", "2. Bake"}},
+		{"Mix well. Step back and admire.", []string{"Mix well. Step back and admire."}},
 	}
 	for _, tt := range tests {
 		if got := splitSteps(tt.in); !reflect.DeepEqual(got, tt.want) {
@@ -211,6 +239,10 @@ func TestPickImage(t *testing.T) {
 		{"original before resized copies", []any{"https://x.com/p-150x150.jpg", "https://x.com/p-1200x800.jpg", "https://x.com/p.jpg"}, "https://x.com/p.jpg"},
 		{"suffix sizes", []any{"https://x.com/p-150x150.jpg", "https://x.com/p-1200x800.jpg"}, "https://x.com/p-1200x800.jpg"},
 		{"unknown sizes keep order", []any{"https://x.com/1.jpg", "https://x.com/2.jpg"}, "https://x.com/1.jpg"},
+		{"widths only", []any{
+			map[string]any{"url": "https://x.com/a.jpg", "width": 400.0},
+			map[string]any{"url": "https://x.com/b.jpg", "width": 1400.0},
+		}, "https://x.com/b.jpg"},
 		{"data uri and javascript", []any{"data:image/png;base64,AA", "javascript:alert(1)"}, ""},
 		{"empty", "", ""},
 	}
@@ -375,6 +407,22 @@ func TestStepLabel(t *testing.T) {
 	for _, s := range []string{"Bake for 20", "Make the dough", "Cream", "Steps to 1 cake"} {
 		if stepLabel.MatchString(s) {
 			t.Errorf("%q is a step title, not a label", s)
+		}
+	}
+}
+
+func TestLargestInSrcset(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"a.jpg 300w, b.jpg 1024w, c.jpg 640w", "b.jpg"},
+		{"a.jpg 1x, b.jpg 2x", "b.jpg"},
+		{"https://cdn.x.com/w_300,h_200/a.jpg 300w, https://cdn.x.com/w_900,h_600/a.jpg 900w", "https://cdn.x.com/w_900,h_600/a.jpg"},
+		{"only.jpg", "only.jpg"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := largestInSrcset(tt.in); got != tt.want {
+			t.Errorf("largestInSrcset(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

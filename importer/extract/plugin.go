@@ -23,65 +23,149 @@ type pluginDef struct {
 	name         string
 	ingredients  string
 	instructions string
+	title        string // the class of the card's recipe name, where known
 }
 
 var pluginDefs = []pluginDef{
-	{"WP Recipe Maker", "wprm-recipe-ingredients-container", "wprm-recipe-instructions-container"},
-	{"Tasty Recipes", "tasty-recipes-ingredients", "tasty-recipes-instructions"},
-	{"Mediavine Create", "mv-create-ingredients", "mv-create-instructions"},
-	{"WPZOOM Recipe Card", "recipe-card-ingredients", "recipe-card-directions"},
-	{"EasyRecipe", "ersingredients", "ersinstructions"},
-	{"Cooked", "cooked-recipe-ingredients", "cooked-recipe-directions"},
-	{"Delicious Recipes", "dr-ingredients-list", "dr-instructions"},
-	{"Zip Recipes", "zrdn-ingredients", "zrdn-instructions"},
+	{"WP Recipe Maker", "wprm-recipe-ingredients-container", "wprm-recipe-instructions-container", "wprm-recipe-name"},
+	{"Tasty Recipes", "tasty-recipes-ingredients", "tasty-recipes-instructions", "tasty-recipes-title"},
+	{"Mediavine Create", "mv-create-ingredients", "mv-create-instructions", "mv-create-title"},
+	{"WPZOOM Recipe Card", "recipe-card-ingredients", "recipe-card-directions", "recipe-card-title"},
+	{"EasyRecipe", "ersingredients", "ersinstructions", "ersname"},
+	{"Cooked", "cooked-recipe-ingredients", "cooked-recipe-directions", ""},
+	{"Delicious Recipes", "dr-ingredients-list", "dr-instructions", ""},
+	{"Zip Recipes", "zrdn-ingredients", "zrdn-instructions", ""},
 }
 
 // windowBytes bounds the part of the page parsed around a plugin's card.
 const windowBytes = 160 << 10
 
-// fromPlugins reads ingredient and instruction groups from the first plugin
-// card on the page.
-func fromPlugins(p *page) (Recipe, bool) {
-	d, start := findCard(p.lower)
-	if d == nil {
-		return Recipe{}, false
+// maxCards bounds the plugin cards read on one page.
+const maxCards = 8
+
+// fromPlugins reads ingredient and instruction groups from a plugin card on
+// the page. A page can have several (a recipe and the sauce it uses, or
+// related recipes): the card whose ingredients share the most words with
+// want, the structured recipe's lines, is the recipe's own; without
+// structured lines, the first card.
+func fromPlugins(p *page, want []string) (Recipe, bool) {
+	var best Recipe
+	bestSim, found := -1.0, false
+	wantWords := wordSet(strings.Join(want, " "))
+	seen := map[*pluginDef]int{} // cards of each plugin read so far
+	from := 0
+	for range maxCards {
+		d, start, next := findCard(p.lower, from)
+		if d == nil {
+			break
+		}
+		from = next
+		r, ok := p.readCard(d, start, seen[d])
+		seen[d]++
+		if !ok {
+			continue
+		}
+		if len(wantWords) == 0 {
+			return r, true
+		}
+		if sim := jaccard(wantWords, wordSet(strings.Join(flatten(r.IngredientSections), " "))); sim > bestSim {
+			best, bestSim, found = r, sim, true
+		}
 	}
+	return best, found
+}
+
+// readCard reads the card whose ingredients container starts at byte
+// start, the nth card of its plugin on the page.
+func (p *page) readCard(d *pluginDef, start, nth int) (Recipe, bool) {
 	// Parse from the card's ingredients to a little past the start of its
 	// instructions, not the whole page.
 	end := start + windowBytes
 	if ins := classTagStart(p.lower, d.instructions, start); ins >= 0 && ins < end {
 		end = min(ins+instructionsBytes, end)
 	}
-	root := p.window(start, end)
+	root, whole := p.window(start, end)
 	if root == nil {
 		return Recipe{}, false
 	}
+	// In the window the card's containers are the first ones; in the whole
+	// page they are the nth.
+	if !whole {
+		nth = 0
+	}
 	var r Recipe
+	try(func() { r.Title = p.cardTitle(d, start) })
 	try(func() {
-		if c := findFirst(root, func(n *html.Node) bool { return hasClassFold(n, d.ingredients) }); c != nil {
+		if c := nthNode(root, nth, func(n *html.Node) bool { return hasClassFold(n, d.ingredients) }); c != nil {
 			r.IngredientSections = readGroups(c, false)
 		}
 	})
 	try(func() {
-		if c := findFirst(root, func(n *html.Node) bool { return hasClassFold(n, d.instructions) }); c != nil {
+		if c := nthNode(root, nth, func(n *html.Node) bool { return hasClassFold(n, d.instructions) }); c != nil {
 			r.InstructionSections = readGroups(c, true)
 		}
 	})
 	return r, countItems(r.IngredientSections)+countItems(r.InstructionSections) > 0
 }
 
+// titleBytes bounds how far before a card's ingredients its name is
+// looked for.
+const titleBytes = 24 << 10
+
+// cardTitle is the recipe name the card shows above its ingredients
+// starting at byte start: the last element before them with the plugin's
+// title class, read from a small parse of its own.
+func (p *page) cardTitle(d *pluginDef, start int) string {
+	if d.title == "" {
+		return ""
+	}
+	at := -1
+	for from := max(0, start-titleBytes); ; {
+		k := classTagStart(p.lower[:start], d.title, from)
+		if k < 0 {
+			break
+		}
+		// Go on past the token: the tag starts before it.
+		at, from = k, k+bytes.Index(p.lower[k:start], []byte(d.title))+len(d.title)
+	}
+	if at < 0 {
+		return ""
+	}
+	root, err := html.Parse(bytes.NewReader(p.raw[at:min(at+2048, start)]))
+	if err != nil {
+		return ""
+	}
+	if n := findFirst(root, func(n *html.Node) bool { return hasClassFold(n, d.title) }); n != nil {
+		return lineText(n)
+	}
+	return ""
+}
+
+// nthNode is the nth node (from 0) under root that matches, in document
+// order, not looking inside a match.
+func nthNode(root *html.Node, nth int, match func(*html.Node) bool) *html.Node {
+	for i, n := range find(root, match) {
+		if i == nth {
+			return n
+		}
+	}
+	return nil
+}
+
 // instructionsBytes bounds how much of a card's instructions is parsed.
 const instructionsBytes = 48 << 10
 
-// findCard finds the first plugin ingredients container on the page. Every
-// plugin's container class contains "ingredients", so one scan for that
-// word, checking the class token around each hit, serves all plugins.
-func findCard(lower []byte) (*pluginDef, int) {
+// findCard finds the first plugin ingredients container on the page from
+// byte from, and returns its plugin, the start of its tag and where to
+// look for the next one. Every plugin's container class contains
+// "ingredients", so one scan for that word, checking the class token
+// around each hit, serves all plugins.
+func findCard(lower []byte, from int) (*pluginDef, int, int) {
 	word := []byte("ingredients")
-	for i := 0; ; {
+	for i := from; ; {
 		k := bytes.Index(lower[i:], word)
 		if k < 0 {
-			return nil, -1
+			return nil, -1, len(lower)
 		}
 		at := i + k
 		i = at + len(word)
@@ -96,7 +180,7 @@ func findCard(lower []byte) (*pluginDef, int) {
 		for j := range pluginDefs {
 			if pluginDefs[j].ingredients == token {
 				if start := classTagStart(lower, token, ts); start >= 0 && start <= ts {
-					return &pluginDefs[j], start
+					return &pluginDefs[j], start, te
 				}
 			}
 		}
@@ -107,18 +191,19 @@ func isClassChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
-// window parses the part of the page from byte start (a tag) to end; the parser closes what the cut leaves open. When
-// the whole DOM is already built, that is used instead.
-func (p *page) window(start, end int) *html.Node {
+// window parses the part of the page from byte start (a tag) to end; the
+// parser closes what the cut leaves open. When the whole DOM is already
+// built, that is used instead, and whole says so.
+func (p *page) window(start, end int) (root *html.Node, whole bool) {
 	if p.docDone && p.doc != nil && len(p.doc.Nodes) > 0 {
-		return p.doc.Nodes[0]
+		return p.doc.Nodes[0], true
 	}
 	end = min(end, len(p.raw))
 	root, err := html.Parse(bytes.NewReader(p.raw[start:end]))
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	return root
+	return root, false
 }
 
 // classTagStart finds, from offset from, the first tag whose class
@@ -335,7 +420,7 @@ func mergePlugin(r, plug Recipe) Recipe {
 	switch {
 	case countItems(r.IngredientSections) == 0:
 		r.IngredientSections = plug.IngredientSections
-	case resplit(flatten(r.IngredientSections), flatten(plug.IngredientSections)):
+	case resplit(linesAndNames(r.IngredientSections), flatten(plug.IngredientSections)):
 		r.IngredientSections = plug.IngredientSections
 	case hasNamedSection(plug.IngredientSections) && !hasNamedSection(r.IngredientSections):
 		if g := regroup(flatten(r.IngredientSections), plug.IngredientSections); g != nil {
@@ -353,6 +438,19 @@ func mergePlugin(r, plug Recipe) Recipe {
 		r.InstructionSections = betterInstructions(r.InstructionSections, plug.InstructionSections)
 	}
 	return r
+}
+
+// linesAndNames lists the group names among the lines, where a card shows
+// them as lines of their own.
+func linesAndNames(ss []Section) []string {
+	var out []string
+	for _, s := range ss {
+		if s.Name != "" {
+			out = append(out, s.Name)
+		}
+		out = append(out, s.Items...)
+	}
+	return out
 }
 
 // resplit reports whether the card holds the same words as the structured
@@ -555,9 +653,22 @@ func reordered(lines []string, page []Section) []Section {
 	return page
 }
 
-// sameWords reports two lines with the same words or letters, in any order.
+// sameWords reports two lines with the same words or letters, in any
+// order; a note in brackets that only one of them carries ("500 gr verse
+// ravioli (bijvoorbeeld met ricotta)") does not make them different.
 func sameWords(a, b string) bool {
-	return jaccard(wordSet(a), wordSet(b)) >= 0.7 || sortedRunes(normKey(a)) == sortedRunes(normKey(b))
+	if jaccard(wordSet(a), wordSet(b)) >= 0.7 || sortedRunes(normKey(a)) == sortedRunes(normKey(b)) {
+		return true
+	}
+	na, nb := withoutBrackets(a), withoutBrackets(b)
+	return (na != a || nb != b) && na != "" && nb != "" && sortedRunes(normKey(na)) == sortedRunes(normKey(nb))
+}
+
+var bracketNote = regexp.MustCompile(`\s*\([^()]*\)`)
+
+// withoutBrackets is s without its notes in brackets.
+func withoutBrackets(s string) string {
+	return strings.TrimSpace(bracketNote.ReplaceAllString(s, ""))
 }
 
 // sortedRunes is s with its characters sorted: equal for two texts that

@@ -106,6 +106,9 @@ type page struct {
 	blocksDone bool
 	body       *html.Node
 	blocks     []block
+
+	appDone bool
+	app     map[string]any // the recipe in the data of the page's scripts (appdata.go)
 }
 
 func newPage(raw []byte, pageURL string) *page {
@@ -243,8 +246,11 @@ func (p *page) extract() Recipe {
 	case len(cands) > 0:
 		via = "microdata"
 	}
-	plug, hasPlug := fromPlugins(p)
+	plug, hasPlug := fromPlugins(p, flatten(r.IngredientSections))
 	if hasPlug {
+		if r.Title == "" {
+			r.Title = plug.Title // the card's name, before the heuristic's h1
+		}
 		r = mergePlugin(r, plug)
 		if len(cands) == 0 {
 			via = "plugin"
@@ -259,11 +265,12 @@ func (p *page) extract() Recipe {
 	if !structuredMethod && !anyStepLike(r.InstructionSections) {
 		// The method may be in the data of the page's scripts only
 		// (appdata.go), the HTML holding nothing or a placeholder
-		// ("Loading…"); the HTML's ingredients stay when it has them.
+		// ("Loading…"); the HTML's ingredients stay when it has them,
+		// unless they are only part of the data's list.
 		try(func() {
 			if ing, steps := p.appData(); countItems(steps) > 0 {
 				r.InstructionSections = steps
-				if countItems(r.IngredientSections) == 0 {
+				if appListWins(ing, r.IngredientSections) {
 					r.IngredientSections = ing
 				}
 			}
@@ -279,6 +286,15 @@ func (p *page) extract() Recipe {
 	r.Via = via
 	if r.ImageURL == "" {
 		try(func() { r.ImageURL = p.metaImage() })
+	}
+	if r.ImageURL == "" {
+		// No image in any source nor in the share tags: the article's
+		// first sizeable picture, as the heuristic reads it.
+		try(func() {
+			if body, _ := p.pageBlocks(); body != nil {
+				r.ImageURL = contentImage(body, p.base)
+			}
+		})
 	}
 	if r.Servings == nil {
 		try(func() { r.Servings = p.servingsFromText() })
@@ -343,20 +359,72 @@ func (p *page) repairIngredients(r *Recipe, plug Recipe) {
 				r.IngredientSections = g
 			}
 		})
+	case len(lines) > 0 && p.listGoesOn(lines[len(lines)-1]):
+		try(func() {
+			if g := p.pageIngredients(); completes(lines, flatten(g)) {
+				r.IngredientSections = g
+			}
+		})
 	}
 }
 
+// listGoesOn is a cheap look, without building the DOM, for a list on the
+// page that goes on after the line last: the line's text followed, in the
+// same list, by another list item.
+func (p *page) listGoesOn(last string) bool {
+	w := []byte(last)
+	if len(w) < 3 {
+		return false
+	}
+	for i := 0; ; {
+		k := bytes.Index(p.raw[i:], w)
+		if k < 0 {
+			return false
+		}
+		i += k + len(w)
+		after := p.lower[i:min(i+600, len(p.lower))]
+		li := bytes.Index(after, []byte("<li"))
+		if li >= 0 && !bytes.Contains(after[:li], []byte("</ul")) && !bytes.Contains(after[:li], []byte("</ol")) {
+			return true
+		}
+	}
+}
+
+// completes reports whether the page's ingredient list is the structured
+// list continued: the structured lines are its first lines, in order, and
+// it goes on with at least two more lines that read like ingredients. The
+// structured data stopped part-way; the page shows what the cook needs.
+func completes(lines, page []string) bool {
+	if len(page) < len(lines)+2 {
+		return false
+	}
+	for i, l := range lines {
+		if k := normKey(l); k == "" || k != normKey(page[i]) {
+			return false
+		}
+	}
+	return mostlyIngredients(page[len(lines):])
+}
+
 // bestNode picks among several recipe nodes the one that looks most
-// complete; a page about one recipe sometimes also lists related ones.
+// complete; a page about one recipe sometimes also lists related ones. The
+// page's own recipe is the one its title names, or whose url is the page.
 func (p *page) bestNode(nodes []map[string]any) map[string]any {
+	switch len(nodes) {
+	case 0:
+		return nil
+	case 1:
+		return nodes[0]
+	}
 	var best map[string]any
 	bestScore := -1
+	title := wordSet(withoutSiteName(p.metaTitle()))
 	for _, n := range nodes {
 		s := 0
-		if get(n, "recipeIngredient", "ingredients") != nil {
+		if get(n, ingredientKeys...) != nil {
 			s += 4
 		}
-		if get(n, "recipeInstructions") != nil {
+		if get(n, instructionKeys...) != nil {
 			s += 4
 		}
 		if get(n, "name") != nil {
@@ -367,6 +435,11 @@ func (p *page) bestNode(nodes []map[string]any) map[string]any {
 		}
 		if p.url != nil {
 			if u, ok := get(n, "url", "@id", "mainEntityOfPage").(string); ok && samePage(u, p.url) {
+				s += 3
+			}
+		}
+		if len(title) > 0 {
+			if name, ok := get(n, "name", "headline").(string); ok && jaccard(wordSet(cleanText(name)), title) >= 0.5 {
 				s += 3
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // fromSchema maps one schema.org Recipe node to a Recipe. The node comes
@@ -36,7 +37,8 @@ var schemaFields = []schemaField{
 		r.PrepMinutes = parseMinutes(get(n, "prepTime"))
 	}},
 	{"cookMinutes", func(n map[string]any, _ *graph, _ *url.URL, r *Recipe) {
-		r.CookMinutes = parseMinutes(get(n, "cookTime"))
+		// A Recipe is a HowTo: HowTo's performTime is its cookTime.
+		r.CookMinutes = parseMinutes(get(n, "cookTime", "performTime"))
 	}},
 	{"totalMinutes", func(n map[string]any, _ *graph, _ *url.URL, r *Recipe) {
 		r.TotalMinutes = parseMinutes(get(n, "totalTime"))
@@ -67,12 +69,21 @@ var schemaFields = []schemaField{
 		r.Author = authorName(get(n, "author", "creator"), g, 0)
 	}},
 	{"ingredients", func(n map[string]any, g *graph, _ *url.URL, r *Recipe) {
-		r.IngredientSections = ingredientSections(get(n, "recipeIngredient", "ingredients"), g)
+		r.IngredientSections = ingredientSections(get(n, ingredientKeys...), g)
 	}},
 	{"instructions", func(n map[string]any, g *graph, _ *url.URL, r *Recipe) {
-		r.InstructionSections = instructionSections(get(n, "recipeInstructions", "instructions"), g)
+		r.InstructionSections = instructionSections(get(n, instructionKeys...), g)
 	}},
 }
+
+// ingredientKeys name a Recipe's ingredients: "ingredients" is the older
+// schema.org name, "ingredient" that of data-vocabulary.org's Recipe,
+// still in the microdata of old pages.
+var ingredientKeys = []string{"recipeIngredient", "ingredients", "ingredient"}
+
+// instructionKeys name a Recipe's method; a Recipe is a HowTo, so HowTo's
+// "step" is valid on it too.
+var instructionKeys = []string{"recipeInstructions", "instructions", "step"}
 
 // readFields runs each field reader under its own recover. A reader that
 // panics may have left its field half-set; that field is reset.
@@ -226,9 +237,42 @@ func (b *sectionBuilder) item(s string) {
 	b.out[b.cur].Items = append(b.out[b.cur].Items, s)
 }
 
+// stepText adds text to the step being written, or starts it.
+func (b *sectionBuilder) stepText(s string, started *bool) {
+	if !*started || !b.has || len(b.out[b.cur].Items) == 0 {
+		b.item(s)
+		*started = true
+		return
+	}
+	items := b.out[b.cur].Items
+	items[len(items)-1] += " " + s
+}
+
 func (b *sectionBuilder) section(name string) {
 	b.out = append(b.out, Section{Name: name})
 	b.cur, b.has = len(b.out)-1, true
+}
+
+// ingredientLine adds a line of an ingredient list, where a line that
+// only names a group ("For the crust:", without an amount, ending in a
+// colon) starts a section: the lines after it are that group's.
+func (b *sectionBuilder) ingredientLine(s string) {
+	if name, ok := groupHeading(s); ok {
+		b.section(name)
+		return
+	}
+	b.item(s)
+}
+
+// groupHeading reads a line that names a group of ingredients: short,
+// ending in a colon, with no amount.
+func groupHeading(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasSuffix(s, ":") || len(s) > 60 || hasDigitOrFraction(s) {
+		return "", false
+	}
+	name := strings.TrimSpace(strings.TrimRight(s, ":"))
+	return name, strings.IndexFunc(name, unicode.IsLetter) >= 0
 }
 
 // endSection makes later loose items go to an unnamed section again.
@@ -265,7 +309,7 @@ func ingredientSections(v any, g *graph) []Section {
 			}
 		}
 		for _, line := range lines {
-			b.item(line)
+			b.ingredientLine(line)
 		}
 		return b.sections()
 	}
@@ -279,7 +323,7 @@ func ingredientSections(v any, g *graph) []Section {
 		case string:
 			// A line break inside one ingredient is two ingredients.
 			for _, line := range cleanLines(v) {
-				b.item(line)
+				b.ingredientLine(line)
 			}
 		case float64:
 			b.item(strconv.FormatFloat(v, 'f', -1, 64))
@@ -297,18 +341,22 @@ func ingredientSections(v any, g *graph) []Section {
 				return
 			}
 			if typeMatches(v, "PropertyValue") {
-				var parts []string
-				for _, k := range []string{"value", "unitText", "name"} {
-					if s := firstText(get(v, k), g); s != "" {
-						parts = append(parts, s)
-					}
+				unit := firstText(get(v, "unitText"), g)
+				if unit == "" {
+					unit = unitFromCode(firstText(get(v, "unitCode"), g))
 				}
-				if len(parts) == 1 && get(v, "unitText") == nil {
-					if s := firstText(get(v, "unitCode"), g); s != "" {
-						parts = append(parts[:1], s)
-					}
+				b.item(joinWords(firstText(get(v, "value"), g), unit, firstText(get(v, "name"), g)))
+				return
+			}
+			if amount := firstText(get(v, "amount", "quantity"), g); amount != "" && get(v, "text") == nil {
+				// An ingredient item with its amount apart
+				// (data-vocabulary.org's RecipeIngredient: amount, name).
+				name := firstText(get(v, "name"), g)
+				if strings.HasPrefix(name, amount) {
+					b.item(name) // the name already says it
+				} else {
+					b.item(joinWords(amount, firstText(get(v, "unit", "unitText"), g), name))
 				}
-				b.item(strings.Join(parts, " "))
 				return
 			}
 			b.item(firstText(get(v, "text", "name", "@value", "value"), g))
@@ -393,7 +441,10 @@ func instructionSections(v any, g *graph) []Section {
 
 // stepLabel matches step names that only number the step ("Step 1",
 // "Schritt 2", "3.", "step3", "gazpacho_r step 1"); they are not titles.
-var stepLabel = regexp.MustCompile(`(?i)^(?:(?:.*[\s_-])?(?:step|schritt|étape|etape|paso|passo|stap|trin|steg|krok|korak|lépés)\s*)?\d+\s*[.:)]?$`)
+var stepLabel = regexp.MustCompile(`(?i)^(?:(?:.*[\s_-])?(?:` + stepWords + `)\s*)?\d+\s*[.:)]?$`)
+
+// stepWords are the word "step" in the languages of the corpus.
+const stepWords = `step|schritt|étape|etape|paso|passo|stap|trin|steg|krok|korak|lépés`
 
 // sameStart reports whether a step's name is only its text again (or a
 // truncated copy of it), as many plugins publish.
@@ -419,4 +470,34 @@ func splitQuantityList(s string) []string {
 	}
 	out = append(out, strings.TrimSpace(s[start:]))
 	return out
+}
+
+// joinWords joins the non-empty parts with spaces.
+func joinWords(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// unitCodes names the UN/CEFACT common codes that schema.org's unitCode
+// takes for kitchen units; a cook reads "ml", not "MLT".
+var unitCodes = map[string]string{
+	"GRM": "g", "KGM": "kg", "MGM": "mg", "MLT": "ml", "CLT": "cl", "DLT": "dl", "LTR": "l",
+	"G21": "cup", "G24": "tbsp", "G25": "tsp", "ONZ": "oz", "OZA": "fl oz", "LBR": "lb", "H87": "", "C62": "",
+}
+
+// unitFromCode reads a unitCode: a known code as its unit, a word as it
+// is, and an unknown code as nothing (a code is not a unit a cook reads).
+func unitFromCode(code string) string {
+	if u, ok := unitCodes[strings.ToUpper(code)]; ok {
+		return u
+	}
+	if len(code) <= 3 && strings.ToUpper(code) == code {
+		return ""
+	}
+	return code
 }

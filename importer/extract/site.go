@@ -7,7 +7,9 @@ import "strings"
 //   - dagelijksekost.vrt.be: the JSON-LD lists only the first steps of the
 //     method; the page has all of them, in named groups (site_dagelijksekost.go).
 //   - picnic.app: no structured data; the recipe is in the Next.js payload
-//     of the page, not in its HTML (site_picnic.go).
+//     of the page, not in its HTML; the general script-data reader gives
+//     its lines, the extractor its title, description and time
+//     (site_picnic.go).
 //   - xiachufang.com: the JSON-LD name is the dish category, not the title,
 //     and ingredient amounts are glued to the names (site_xiachufang.go).
 //

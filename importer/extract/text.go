@@ -282,7 +282,11 @@ func splitSteps(s string) []string {
 	}
 	// Numbered steps run together, or broken across lines at other places
 	// than the numbers: the numbers decide.
-	if parts := splitNumbered(strings.Join(lines, " ")); len(parts) > len(lines) {
+	joined := strings.Join(lines, " ")
+	if parts := splitLabelled(joined); len(parts) > len(lines) {
+		return parts
+	}
+	if parts := splitNumbered(joined); len(parts) > len(lines) {
 		return parts
 	}
 	if len(lines) == 1 {
@@ -391,22 +395,56 @@ func stripStepNumbers(lines []string) []string {
 	return out
 }
 
-// cutStepNumber removes a leading "n.", "n)" or "Step n:" from line.
+// stepPrefix is a step's number written before its text: "Step 1:",
+// "Schritt 1.", "1.", "1)", "1:" or "1 -". "Step 1" without punctuation
+// stays: it reads as the step's title, which sites keep in their data.
+var stepPrefix = regexp.MustCompile(`(?i)^(?:(?:` + stepWords + `)\s*(\d+)\s*[:.)\-–—]|(\d+)(?:[.):]|\s+[-–—]\s))\s*`)
+
+// cutStepNumber removes a leading step number n (see stepPrefix) from line.
 func cutStepNumber(line string, n int) (string, bool) {
-	s := line
-	if len(s) > 5 && strings.EqualFold(s[:5], "step ") {
-		s = s[5:]
-	}
-	num := strconv.Itoa(n)
-	if !strings.HasPrefix(s, num) || len(s) == len(num) {
+	m := stepPrefix.FindStringSubmatch(line)
+	if m == nil || m[1]+m[2] != strconv.Itoa(n) {
 		return line, false
 	}
-	s = s[len(num):]
-	switch s[0] {
-	case '.', ')', ':':
-		return strings.TrimSpace(s[1:]), true
+	rest := line[len(m[0]):]
+	if rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+		return line, false // "1.5 cups" is a quantity, not step 1
 	}
-	return line, false
+	return rest, true
+}
+
+// stepMarker is "Step n" (in the corpus's languages) inside a text, at its
+// start or after a space or a sentence end.
+var stepMarker = regexp.MustCompile(`(?i)(?:^|[\s.!?])((?:` + stepWords + `)\s*(\d+))`)
+
+// splitLabelled splits "Step 1: Mix. Step 2: Bake." before the labels when
+// they count 1, 2, 3... in order; what comes before the first stays a step.
+// Each step keeps its label, which stripStepNumbers judges like any other.
+func splitLabelled(s string) []string {
+	var cuts []int
+	next := 1
+	for _, m := range stepMarker.FindAllStringSubmatchIndex(s, -1) {
+		if s[m[4]:m[5]] != strconv.Itoa(next) {
+			continue
+		}
+		cuts = append(cuts, m[2])
+		next++
+	}
+	if len(cuts) < 2 {
+		return nil
+	}
+	var out []string
+	if head := strings.TrimSpace(s[:cuts[0]]); head != "" {
+		out = append(out, head)
+	}
+	for k, c := range cuts {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1]
+		}
+		out = append(out, strings.TrimSpace(s[c:end]))
+	}
+	return stripStepNumbers(out)
 }
 
 // splitNumbered splits "1. Mix the flour. 2. Bake it." at the numbers 1, 2,

@@ -42,58 +42,103 @@ func positive(f float64) *int {
 	return &n
 }
 
-var numberWords = []struct {
+// numberWord is a number written as a word.
+type numberWord struct {
 	word string
 	n    int
-}{
+}
+
+var numberWords = []numberWord{
 	{"one", 1}, {"two", 2}, {"three", 3}, {"four", 4}, {"five", 5}, {"six", 6}, {"seven", 7},
 	{"eight", 8}, {"nine", 9}, {"ten", 10}, {"eleven", 11}, {"twelve", 12}, {"dozen", 12},
 }
 
-// yieldFromText reads the first number of a yield text. "4-6", "4 to 6",
-// "4–6" and "4 or 6" are ranges and give their upper bound; "1 1/2 cups"
-// gives 1; words ("serves four") are understood in English.
+// yieldFromText reads the first number of a yield text, in digits or
+// (in English) in words, whichever comes first ("Makes one 9x13 pan" is
+// one). "4-6", "4 to 6", "4–6", "4 or 6" and "four to six" are ranges and
+// give their upper bound; "1 1/2 cups" gives 1; a number of dozens counts
+// its pieces ("2 dozen" is 24).
 func yieldFromText(s string) *int {
 	s = strings.ToLower(cleanText(s))
-	nums := leadingNumbers(s)
-	if len(nums) == 0 {
-		best, at := 0, len(s)
-		for _, w := range numberWords {
-			if i := wordIndex(s, w.word); i >= 0 && i < at {
-				best, at = w.n, i
-			}
+	digitAt := strings.IndexFunc(s, unicode.IsDigit)
+	word, wordAt := firstNumberWord(s)
+	if wordAt >= 0 && (digitAt < 0 || wordAt < digitAt) {
+		n := word.n
+		rest := s[wordAt+len(word.word):]
+		if upper, after, ok := rangeEnd(rest); ok && upper > n {
+			n, rest = upper, after
 		}
-		if best == 0 {
-			return nil
+		if word.word != "dozen" && dozenFollows(rest) {
+			n *= 12
 		}
-		return &best
+		return &n
 	}
-	return positive(nums[len(nums)-1])
+	if digitAt < 0 {
+		return nil
+	}
+	nums, rest := leadingNumbers(s)
+	f := nums[len(nums)-1]
+	if dozenFollows(rest) {
+		f *= 12
+	}
+	return positive(f)
 }
 
+// firstNumberWord finds the number word that comes first in s.
+func firstNumberWord(s string) (numberWord, int) {
+	best, at := numberWords[0], -1
+	for _, w := range numberWords {
+		if i := wordIndex(s, w.word); i >= 0 && (at < 0 || i < at) {
+			best, at = w, i
+		}
+	}
+	return best, at
+}
+
+// rangeEnd reads the upper end of a range written in words or digits
+// after its first number ("to six", "-6"), and what follows it.
+func rangeEnd(rest string) (int, string, bool) {
+	r := strings.TrimLeft(rest, " ")
+	for _, sep := range rangeSeparators {
+		if !strings.HasPrefix(r, sep) {
+			continue
+		}
+		r = strings.TrimLeft(r[len(sep):], " ")
+		if len(r) > 0 && r[0] >= '0' && r[0] <= '9' {
+			f, after := readNumber(r)
+			if n := positive(f); n != nil {
+				return *n, after, true
+			}
+			return 0, rest, false
+		}
+		if w, at := firstNumberWord(r); at == 0 {
+			return w.n, r[len(w.word):], true
+		}
+		return 0, rest, false
+	}
+	return 0, rest, false
+}
+
+// dozenFollows reports whether the number just read counts dozens.
+func dozenFollows(rest string) bool {
+	return strings.HasPrefix(strings.TrimLeft(rest, " "), "dozen")
+}
+
+var rangeSeparators = []string{"-", "–", "—", "to ", "or ", "bis ", "à ", "a ", "tot ", "til "}
+
 // leadingNumbers returns the first number of s and, when a range follows it
-// directly ("4-6", "4 to 6"), the second.
-func leadingNumbers(s string) []float64 {
+// directly ("4-6", "4 to 6"), the second; and the text after them.
+func leadingNumbers(s string) ([]float64, string) {
 	i := strings.IndexFunc(s, unicode.IsDigit)
 	if i < 0 {
-		return nil
+		return nil, s
 	}
 	first, rest := readNumber(s[i:])
 	out := []float64{first}
-	r := strings.TrimLeft(rest, " ")
-	for _, sep := range []string{"-", "–", "—", "to ", "or ", "bis ", "à ", "a ", "tot ", "til "} {
-		if strings.HasPrefix(r, sep) {
-			r = strings.TrimLeft(r[len(sep):], " ")
-			if len(r) > 0 && r[0] >= '0' && r[0] <= '9' {
-				second, _ := readNumber(r)
-				if second > first {
-					out = append(out, second)
-				}
-			}
-			break
-		}
+	if upper, after, ok := rangeEnd(rest); ok && float64(upper) > first {
+		out, rest = append(out, float64(upper)), after
 	}
-	return out
+	return out, rest
 }
 
 // readNumber reads digits with an optional decimal part ("4", "4.0", "2,5").
