@@ -147,6 +147,7 @@ func (w *ImportArchiveWorker) importArchive(ctx context.Context, job *river.Job[
 	if err != nil {
 		return nil, archiveFailure(err)
 	}
+	defer a.Close() // an export zipped again is read from a file of its own
 	res := &ArchiveImportResult{FileName: job.Args.FileName, Format: a.Format, Total: a.Total, Recipes: []ArchiveRecipeResult{}, Unmapped: []string{}}
 	w.progress(ctx, job, res)
 	queue, err := workerQueue(ctx)

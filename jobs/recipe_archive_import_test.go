@@ -81,6 +81,8 @@ func TestImportArchiveFormats(t *testing.T) {
 		{archive.FormatNextcloud, archivetest.Nextcloud(three), true},
 		{archive.FormatSchemaOrg, archivetest.SchemaOrgZip(three), true},
 		{archive.FormatSchemaOrg + "_json", archivetest.SchemaOrgJSON(three, "https://img.example.com/"), false},
+		// An export zipped again (compressed): read through a file of its own.
+		{archive.FormatMealie + "_zipped_again", archivetest.Zip(archivetest.File{Name: "mealie.zip", Data: archivetest.MealieExport(three)}), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.format, func(t *testing.T) {

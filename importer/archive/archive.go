@@ -11,8 +11,10 @@
 // tightly than Limits.MaxRatio, is refused as a whole (ErrTooLarge); an
 // entry whose name leaves the archive ("../x", "/etc/x") is never read and
 // is reported as a failed entry; a recipe that cannot be read is reported
-// with its reason while the others are read. The package touches no
-// database and no file store.
+// with its reason while the others are read. An export zipped again (a
+// zip whose only file is another zip) is read inside; the inner zip may be
+// unpacked to a temporary file, released by Archive.Close. The package
+// touches no database and no file store.
 package archive
 
 import (
@@ -29,6 +31,7 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/unicode/norm"
 
 	"larder/importer/extract"
 )
@@ -112,6 +115,20 @@ type Archive struct {
 	// yields.
 	Total int
 	each  func(yield func(Recipe) bool)
+	// closers release what reading the archive needs beyond the caller's
+	// file (an export zipped again is unpacked to a temporary file).
+	closers []io.Closer
+}
+
+// Close releases what Open took beyond the caller's file; the archive's
+// recipes are not read after.
+func (a *Archive) Close() error {
+	var errs []error
+	for _, c := range a.closers {
+		errs = append(errs, c.Close())
+	}
+	a.closers = nil
+	return errors.Join(errs...)
 }
 
 // Recipes yields the archive's recipes one at a time, in the archive's
@@ -134,7 +151,13 @@ func Open(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 		if err != nil {
 			return nil, err
 		}
-		return z.detect()
+		a, err := z.detect()
+		if err != nil {
+			z.close()
+			return nil, err
+		}
+		a.closers = z.closers
+		return a, nil
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
 		// Gzipped JSON: Paprika's single-recipe export (.paprikarecipe),
 		// or any JSON document of recipes gzipped (.json.gz).
@@ -147,7 +170,7 @@ func Open(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 		if _, err := r.ReadAt(doc, 0); err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("read archive: %w", err)
 		}
-		return openJSONDocument(doc)
+		return openJSONDocument(doc, lim)
 	}
 	return nil, ErrUnknownFormat
 }
@@ -196,9 +219,14 @@ func jsonText(b []byte) []byte {
 
 // zipArchive is an opened zip whose entries passed the size checks.
 type zipArchive struct {
-	zr    *zip.Reader
-	lim   Limits
-	files []*zip.File // regular files with safe names, in archive order
+	r  io.ReaderAt // the zip's bytes
+	zr *zip.Reader
+	// depth counts the zips this one is wrapped in (see unwrap).
+	depth int
+	// closers are temporary files the zip or the zips in it are read from.
+	closers []io.Closer
+	lim     Limits
+	files   []*zip.File // regular files with safe names, in archive order
 	// fileNames are the files' names as read: UTF-8, "/"-separated,
 	// cleaned (see entryName).
 	fileNames []string
@@ -220,7 +248,7 @@ func (z *zipArchive) inDir(dir string) []string {
 			z.byDir[d] = append(z.byDir[d], n)
 		}
 	}
-	return z.byDir[path.Clean(dir)]
+	return z.byDir[cleanName(dir)]
 }
 
 // openZip reads the zip directory and refuses it when its entries would
@@ -230,14 +258,19 @@ func openZip(r io.ReaderAt, size int64, lim Limits) (*zipArchive, error) {
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	return checkZip(zr, lim)
+	return checkZip(r, zr, lim)
 }
 
-func checkZip(zr *zip.Reader, lim Limits) (*zipArchive, error) {
+func checkZip(r io.ReaderAt, zr *zip.Reader, lim Limits) (*zipArchive, error) {
 	if len(zr.File) > lim.MaxEntries {
 		return nil, fmt.Errorf("%w: %d entries (at most %d)", ErrTooLarge, len(zr.File), lim.MaxEntries)
 	}
-	z := &zipArchive{zr: zr, lim: lim, byName: map[string]*zip.File{}}
+	z := &zipArchive{r: r, zr: zr, lim: lim, byName: map[string]*zip.File{}}
+	raw := make([]string, len(zr.File))
+	for i, f := range zr.File {
+		raw[i] = f.Name
+	}
+	enc := nameDecoder(raw)
 	var total uint64
 	for _, f := range zr.File {
 		if f.FileInfo().IsDir() {
@@ -251,12 +284,12 @@ func checkZip(zr *zip.Reader, lim Limits) (*zipArchive, error) {
 			return nil, fmt.Errorf("%w: entry %q is compressed %d to 1 (a zip bomb?)", ErrTooLarge, clipName(f.Name),
 				f.UncompressedSize64/max(f.CompressedSize64, 1))
 		}
-		raw := entryName(f.Name)
+		raw := entryName(f.Name, enc)
 		if !safeName(raw) {
 			z.unsafe = append(z.unsafe, clipName(raw))
 			continue
 		}
-		name := strings.TrimPrefix(path.Clean(raw), "./")
+		name := cleanName(raw)
 		if ignoredName(name) {
 			continue
 		}
@@ -268,19 +301,16 @@ func checkZip(zr *zip.Reader, lim Limits) (*zipArchive, error) {
 }
 
 // entryName reads an entry's name as the tool that wrote the zip meant it.
-// A name that is not UTF-8 is in the zip format's original code page,
-// IBM 437, which Windows' own zip tools still write (macOS writes UTF-8
-// without saying so, which Go reads as it is). Windows tools that predate
-// the format's rule (.NET before 4.6.1, some backup apps) separate folders
-// with backslashes; a name with no forward slash has its backslashes read
-// as separators. The name is then checked like any other: "..\x" leaves the
+// A name that is not UTF-8 is in the code page enc chosen for the zip (see
+// nameDecoder; macOS writes UTF-8 without saying so, which Go reads as it
+// is). Windows tools that predate the format's rule (.NET before 4.6.1,
+// some backup apps) separate folders with backslashes; a name with no
+// forward slash has its backslashes read as separators, after decoding:
+// in Shift-JIS the byte of a backslash is also the second half of
+// characters. The name is then checked like any other: "..\x" leaves the
 // archive just as "../x" does.
-func entryName(name string) string {
-	if !utf8.ValidString(name) {
-		if s, err := charmap.CodePage437.NewDecoder().String(name); err == nil {
-			name = s
-		}
-	}
+func entryName(name string, enc encoding.Encoding) string {
+	name = decodeName(name, enc)
 	if !strings.Contains(name, "/") {
 		name = strings.ReplaceAll(name, "\\", "/")
 	}
@@ -300,10 +330,12 @@ func safeName(name string) bool {
 }
 
 // ignoredName skips what operating systems add to zips (macOS resource
-// forks, Finder and Explorer metadata).
+// forks, Finder and Explorer metadata: Explorer keeps a folder's view
+// settings in desktop.ini).
 func ignoredName(name string) bool {
 	base := path.Base(name)
-	return strings.HasPrefix(name, "__MACOSX/") || base == ".DS_Store" || base == "Thumbs.db" || strings.HasPrefix(base, "._")
+	return strings.HasPrefix(name, "__MACOSX/") || base == ".DS_Store" || base == "Thumbs.db" || strings.EqualFold(base, "desktop.ini") ||
+		strings.HasPrefix(base, "._")
 }
 
 func clipName(s string) string {
@@ -336,7 +368,16 @@ func (z *zipArchive) read(f *zip.File, max int64) ([]byte, error) {
 }
 
 // file returns the entry named name (cleaned), or nil.
-func (z *zipArchive) file(name string) *zip.File { return z.byName[path.Clean(name)] }
+func (z *zipArchive) file(name string) *zip.File { return z.byName[cleanName(name)] }
+
+// cleanName is the one form of a name entries are kept and looked up by:
+// cleaned, and in Unicode's composed form (NFC). macOS writes names
+// decomposed ("e" and a combining accent for "è"), while the documents
+// inside the zip (a page's <img src>, a recipe's image path) write them
+// composed, as nearly everything else does: both are the same name.
+func cleanName(name string) string {
+	return strings.TrimPrefix(path.Clean(norm.NFC.String(name)), "./")
+}
 
 // names returns the cleaned names of the readable entries, in order.
 func (z *zipArchive) names() []string { return z.fileNames }
@@ -394,6 +435,21 @@ func (z *zipArchive) readObjectFile(f *zip.File) (map[string]any, error) {
 // enough, their content.
 func (z *zipArchive) detect() (*Archive, error) {
 	names := z.names()
+	if f := z.wrapped(); f != nil {
+		// An export zipped again: read the export. A zip holding one zip
+		// that holds recipe.json is not one: it is Tandoor's export of a
+		// single recipe, read below.
+		iz, err := z.unwrap(f)
+		if err != nil {
+			return nil, err
+		}
+		if !iz.tandoorRecipeZip() {
+			a, err := iz.detect()
+			z.closers = append(z.closers, iz.closers...)
+			return a, err
+		}
+		iz.close()
+	}
 	switch {
 	case isMealieBackup(names):
 		return z.mealieBackup()

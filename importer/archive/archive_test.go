@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,7 +23,15 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden.json")
 
 func open(t *testing.T, b []byte) (*archive.Archive, error) {
 	t.Helper()
-	return archive.Open(bytes.NewReader(b), int64(len(b)), archive.DefaultLimits)
+	a, err := archive.Open(bytes.NewReader(b), int64(len(b)), archive.DefaultLimits)
+	if a != nil {
+		t.Cleanup(func() {
+			if err := a.Close(); err != nil {
+				t.Errorf("close: %v", err)
+			}
+		})
+	}
+	return a, err
 }
 
 // read is what a golden file holds for one recipe: the recipe, whether it
@@ -148,6 +157,14 @@ func TestDetectionIgnoresNames(t *testing.T) {
 // TestBadArchives: what cannot be read as a whole is refused with a clear
 // error; what is wrong with one entry is reported for that entry while the
 // others are read.
+// nest zips b again n times.
+func nest(b []byte, n int) []byte {
+	for range n {
+		b = archivetest.Zip(archivetest.File{Name: "export.zip", Data: b})
+	}
+	return b
+}
+
 func TestBadArchives(t *testing.T) {
 	t.Parallel()
 	good := archivetest.Nextcloud(archivetest.Samples(2, true))
@@ -165,6 +182,13 @@ func TestBadArchives(t *testing.T) {
 		{"broken json", []byte(`{"@type": "Recipe", "name": `), archive.ErrCorrupt},
 		{"zip bomb", archivetest.Bomb(50 << 20), archive.ErrTooLarge},
 		{"empty", nil, archive.ErrUnknownFormat},
+		// An export zipped again is read inside; what is wrong with it is
+		// said as for the export itself.
+		{"damaged zip in a zip", archivetest.Zip(archivetest.File{Name: "export.zip", Data: truncated}), archive.ErrCorrupt},
+		{"damaged zip stored in a zip", archivetest.Zip(archivetest.File{Name: "export.zip", Data: truncated, Store: true}), archive.ErrCorrupt},
+		{"zip bomb in a zip", archivetest.Zip(archivetest.File{Name: "export.zip", Data: archivetest.Bomb(50 << 20)}), archive.ErrTooLarge},
+		// Three zips around an export are not looked through.
+		{"zips nested too deep", nest(archivetest.MealieExport(archivetest.Samples(1, false)), 3), archive.ErrUnknownFormat},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -248,6 +272,9 @@ func TestBadArchives(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Its thumbnail is left out: with one, the thumbnail would be
+		// taken in the photo's place.
+		files = slices.DeleteFunc(files, func(f archivetest.File) bool { return strings.HasSuffix(f.Name, "1/thumb.jpg") })
 		for i, f := range files {
 			if strings.HasSuffix(f.Name, "1/full.jpg") {
 				files[i] = archivetest.File{Name: f.Name, Data: huge, Store: true}
@@ -326,6 +353,7 @@ func FuzzOpen(f *testing.F) {
 			}
 			return
 		}
+		defer a.Close()
 		n := 0
 		for r := range a.Recipes() {
 			n++
@@ -436,5 +464,43 @@ func TestPaprikaPhotoForms(t *testing.T) {
 	}
 	if i != len(forms) {
 		t.Fatalf("read %d recipes", i)
+	}
+}
+
+// TestDamagedSavedPage: a saved page (MHTML) cut short is an entry that
+// failed with its reason, beside the pages that read.
+func TestDamagedSavedPage(t *testing.T) {
+	t.Parallel()
+	var v archivetest.Variant
+	for _, x := range archivetest.Variants() {
+		if x.Name == "schema/saved pages mhtml" {
+			v = x
+		}
+	}
+	files, err := archivetest.Unzip(v.File)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("variant: %v", err)
+	}
+	page := files[0]
+	cut := archivetest.File{Name: "Saved pages/Cut short.mhtml", Data: page.Data[:len(page.Data)/2]}
+	a, err := open(t, archivetest.Zip(page, cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Total != 2 {
+		t.Errorf("total %d, want 2", a.Total)
+	}
+	var got []string
+	for r := range a.Recipes() {
+		got = append(got, fmt.Sprintf("%s: %q %v", r.Entry, r.Recipe.Title, r.Err))
+		switch {
+		case r.Entry == cut.Name && !errors.Is(r.Err, archive.ErrCorrupt):
+			t.Errorf("cut page: %v, want ErrCorrupt", r.Err)
+		case r.Entry == page.Name && (r.Err != nil || r.Recipe.Title != "Minestrone"):
+			t.Errorf("whole page: %q %v", r.Recipe.Title, r.Err)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("read %q", got)
 	}
 }

@@ -33,10 +33,15 @@ func (z *zipArchive) nextcloud() *Archive {
 	return z.perEntry(FormatNextcloud, func(n string) bool { return path.Base(n) == "recipe.json" }, z.nextcloudRecipe)
 }
 
-// nextcloudPhotos are the names Cookbook gives the full-size photo, the
-// first one found is taken (upper-case extensions too: a folder copied
-// through another system may have them renamed).
-var nextcloudPhotos = []string{"full.jpg", "full.jpeg", "full.png", "full.webp"}
+// nextcloudPhotos are the names Cookbook gives a recipe's photo, best
+// first (lib/Helper/ImageService/ImageSize.php): the full-size photo, then
+// the 256-pixel thumbnail, which is all a folder holds when full.jpg was
+// left out (a sync client skipping large files, a hand-made copy). The
+// first that reads is taken; upper-case extensions count too (a folder
+// copied through another system may have them renamed). The 16-pixel
+// thumb16.jpg is an icon, not a photo: it is never taken, and the recipe
+// keeps the image address of the server it came from instead.
+var nextcloudPhotos = []string{"full.jpg", "full.jpeg", "full.png", "full.webp", "thumb.jpg", "thumb.jpeg", "thumb.png"}
 
 func (z *zipArchive) nextcloudRecipe(name string, f *zip.File) Recipe {
 	m, err := z.readObjectFile(f)
@@ -58,8 +63,9 @@ func (z *zipArchive) nextcloudRecipe(name string, f *zip.File) Recipe {
 	}
 	for _, img := range nextcloudPhotos {
 		if n, ok := photos[img]; ok {
-			z.setImage(&rec, z.file(n))
-			break
+			if z.setImage(&rec, z.file(n)); rec.Image != nil {
+				break
+			}
 		}
 	}
 	if rec.Image != nil {

@@ -49,15 +49,10 @@ func openGzip(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m, err := decodeObject(doc); err == nil && isPaprikaRecipe(m) {
-		return &Archive{Format: FormatPaprika, Total: 1, each: func(yield func(Recipe) bool) {
-			yield(paprikaRecipe("recipe", m, lim.MaxImageBytes))
-		}}, nil
-	}
 	if !looksLikeJSON(jsonText(doc)) {
 		return nil, fmt.Errorf("%w: the gzipped file is not JSON", ErrUnknownFormat)
 	}
-	return openJSONDocument(doc)
+	return openJSONDocument(doc, lim)
 }
 
 // isPaprikaRecipe: Paprika's recipe objects carry its text fields

@@ -213,12 +213,21 @@ func (z *zipArchive) localImage(rec *Recipe) {
 	}
 }
 
-// fromHTML reads the recipe of an HTML file in a zip (a saved page, an
-// app's HTML export) from its schema.org data, JSON-LD or microdata; a
-// page whose recipe could only be guessed from its text is not a recipe
-// of the export.
-func fromHTML(entry string, page []byte) (Recipe, bool) {
-	r, err := extract.FromHTML(page, entryURL(entry))
+// pageRecipe reads the recipe of a page in a zip: an HTML file, or a
+// page saved whole (MHTML).
+func (z *zipArchive) pageRecipe(entry string, b []byte) (Recipe, bool) {
+	if isMHTMLName(entry) {
+		return fromMHTML(entry, b, z.lim.MaxImageBytes)
+	}
+	return fromPage(entry, b, entryURL(entry))
+}
+
+// fromPage reads the recipe of an HTML page in a zip (a saved page, an
+// app's HTML export), at address, from its schema.org data, JSON-LD or
+// microdata; a page whose recipe could only be guessed from its text is
+// not a recipe of the export.
+func fromPage(entry string, page []byte, address string) (Recipe, bool) {
+	r, err := extract.FromHTML(page, address)
 	if err != nil || r.Via == "heuristic" || r.Title == "" {
 		return Recipe{}, false
 	}
@@ -246,15 +255,26 @@ const maxPageBytes = 10 << 20
 
 // docLimit is the most an entry read as a document may unpack to.
 func (z *zipArchive) docLimit(name string) int64 {
+	if isMHTMLName(name) {
+		return min(z.lim.MaxDocumentBytes, maxSavedPageBytes)
+	}
 	if isHTMLName(name) {
 		return min(z.lim.MaxDocumentBytes, maxPageBytes)
 	}
 	return z.lim.MaxDocumentBytes
 }
 
+// isJSONName: a JSON file, or a JSON-LD one by the extension the JSON-LD
+// specification registers (.jsonld, application/ld+json).
+func isJSONName(name string) bool {
+	lower := strings.ToLower(name)
+	return strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".jsonld")
+}
+
+// isHTMLName: a page, as HTML or saved whole (MHTML).
 func isHTMLName(name string) bool {
 	lower := strings.ToLower(name)
-	return strings.HasSuffix(lower, ".html") || strings.HasSuffix(lower, ".htm")
+	return strings.HasSuffix(lower, ".html") || strings.HasSuffix(lower, ".htm") || isMHTMLName(name)
 }
 
 func appendOnce(list []string, s string) []string {
@@ -266,12 +286,13 @@ func appendOnce(list []string, s string) []string {
 	return append(list, s)
 }
 
-// openJSONDocument reads a JSON file of schema.org recipes (a Mealie, Paprika
-// or Tandoor export is a zip; a single JSON file is schema.org, or Mealie's
-// recipe JSON). A file of several JSON values one after another (JSON
-// Lines, as scrapers and database dumps write them) is read as a list of
-// them.
-func openJSONDocument(doc []byte) (*Archive, error) {
+// openJSONDocument reads a JSON file of recipes outside a zip: schema.org
+// recipes, Mealie's recipe JSON, or one recipe of an app whose export is
+// a zip of such files, taken out of it (Paprika's recipe, gzipped or not;
+// Tandoor's recipe.json). A file of several JSON values one after another
+// (JSON Lines, as scrapers and database dumps write them) is read as a
+// list of them.
+func openJSONDocument(doc []byte, lim Limits) (*Archive, error) {
 	doc = jsonText(doc)
 	if _, err := extract.DecodeJSON(doc); err != nil {
 		seq, serr := jsonSequence(doc)
@@ -285,6 +306,9 @@ func openJSONDocument(doc []byte) (*Archive, error) {
 		if a := mealieJSON(doc); a != nil {
 			return a, nil
 		}
+		if a := appRecipe(doc, lim); a != nil {
+			return a, nil
+		}
 		return nil, fmt.Errorf("%w: the JSON holds no schema.org Recipe", ErrUnknownFormat)
 	}
 	return &Archive{Format: FormatSchemaOrg, Total: len(nodes), each: func(yield func(Recipe) bool) {
@@ -294,6 +318,26 @@ func openJSONDocument(doc []byte) (*Archive, error) {
 			}
 		}
 	}}, nil
+}
+
+// appRecipe reads one recipe object of Paprika or Tandoor on its own, nil
+// when the document is neither.
+func appRecipe(doc []byte, lim Limits) *Archive {
+	m, err := decodeObject(doc)
+	if err != nil {
+		return nil
+	}
+	var rec Recipe
+	var format string
+	switch {
+	case isPaprikaRecipe(m):
+		rec, format = paprikaRecipe("recipe", m, lim.MaxImageBytes), FormatPaprika
+	case isTandoorRecipe(m):
+		rec, format = tandoorRecipe("recipe.json", m), FormatTandoor
+	default:
+		return nil
+	}
+	return &Archive{Format: format, Total: 1, each: func(yield func(Recipe) bool) { yield(rec) }}
 }
 
 // jsonSequence rewrites several JSON values separated by white space (JSON
@@ -331,7 +375,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 	total := 0
 	for i, name := range z.names() {
 		isHTML := isHTMLName(name)
-		if !isHTML && !strings.HasSuffix(strings.ToLower(name), ".json") {
+		if !isHTML && !isJSONName(name) {
 			continue
 		}
 		f := z.files[i]
@@ -341,7 +385,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 			docs = append(docs, doc{name, f})
 			total++
 		case isHTML:
-			if _, ok := fromHTML(name, b); ok {
+			if _, ok := z.pageRecipe(name, b); ok {
 				docs = append(docs, doc{name, f})
 				total++
 			}
@@ -369,7 +413,7 @@ func (z *zipArchive) schemaOrg() *Archive {
 			}
 			var recs []Recipe
 			if isHTMLName(d.name) {
-				rec, ok := fromHTML(d.name, b)
+				rec, ok := z.pageRecipe(d.name, b)
 				if !ok {
 					rec = Recipe{Entry: d.name, Err: fmt.Errorf("%w: the page holds no recipe data", ErrInvalidRecipe)}
 				}
@@ -410,7 +454,7 @@ func (z *zipArchive) imageBeside(name string) *zip.File {
 	for _, n := range z.inDir(path.Dir(name)) {
 		_, b := path.Split(n)
 		switch {
-		case strings.HasSuffix(strings.ToLower(b), ".json"):
+		case isJSONName(b):
 			jsons++
 		case isImageName(b):
 			if strings.TrimSuffix(b, path.Ext(b)) == stem {

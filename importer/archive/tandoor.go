@@ -59,7 +59,7 @@ func (z *zipArchive) nested(f *zip.File) (*zipArchive, error) {
 	if err != nil && zr == nil {
 		return nil, fmt.Errorf("%w: %q is not a zip: %v", ErrCorrupt, clipName(f.Name), err)
 	}
-	return checkZip(zr, z.lim)
+	return checkZip(bytes.NewReader(b), zr, z.lim)
 }
 
 func (z *zipArchive) tandoor() *Archive {
@@ -307,14 +307,17 @@ func (z *zipArchive) isTandoorFolders() bool {
 			continue
 		}
 		m, err := z.readObject(n)
-		if err != nil {
-			return false
-		}
-		_, steps := m["steps"]
-		_, schema := m["recipeIngredient"]
-		return steps && !schema
+		return err == nil && isTandoorRecipe(m)
 	}
 	return false
+}
+
+// isTandoorRecipe: Tandoor's recipe objects have steps; Nextcloud's
+// recipe.json, schema.org, has recipeIngredient.
+func isTandoorRecipe(m map[string]any) bool {
+	_, steps := m["steps"]
+	_, schema := m["recipeIngredient"]
+	return steps && !schema
 }
 
 func (z *zipArchive) tandoorFolders() *Archive {

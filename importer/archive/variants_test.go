@@ -379,6 +379,85 @@ var variantExpect = map[string]struct {
 	}}},
 }
 
+// oemExpect is what a cook reads in the two Cookbook folders that
+// oemNextcloud zips under the names first and second.
+func oemExpect(first, second string) []expect {
+	return []expect{{
+		Title: first, Ingredients: []string{"1 kg potatoes"}, Steps: []string{"Cook it."}, Servings: 4,
+		Image: archivetest.JPEG(53), EntryHas: "Recipes/" + first + "/recipe.json",
+	}, {
+		Title: second, Ingredients: []string{"500 g cabbage"}, Steps: []string{"Cook it."}, Servings: 4,
+		EntryHas: "Recipes/" + second + "/recipe.json",
+	}}
+}
+
+func init() {
+	// An export zipped again, alone or in its folder, holds the same
+	// recipes a cook reads in the export itself.
+	for wrapped, export := range map[string]string{
+		"mealie/export zipped again":        "mealie/v1 export snake_case",
+		"paprika/export in a folder zipped": "paprika/photos and free-text times",
+		"tandoor/export zipped twice":       "tandoor/2.x same names and hidden amounts",
+	} {
+		variantExpect[wrapped] = variantExpect[export]
+	}
+	// One recipe of an export taken out of it reads as in the export.
+	alone := variantExpect["tandoor/export pk zips"]
+	alone.recipes = []expect{alone.recipes[0]}
+	alone.recipes[0].Image = nil // the image stays in the recipe's zip
+	variantExpect["tandoor/recipe.json alone"] = alone
+	variantExpect["paprika/recipe json not gzipped"] = variantExpect["paprika/photos and free-text times"]
+	variantExpect["schema/saved pages mhtml"] = struct {
+		format  string
+		recipes []expect
+	}{archive.FormatSchemaOrg, []expect{{
+		Title:       "Minestrone",
+		Ingredients: []string{"2 carrots, diced", "1 leek, sliced", "100 g small pasta", "1 l vegetable stock"},
+		Steps:       []string{"Sweat the carrots and leek for 10 minutes.", "Add the stock and simmer 20 minutes.", "Cook the pasta in the soup until tender."},
+		Servings:    6, Prep: 20, Cook: 40, Total: 60, Image: archivetest.JPEG(56),
+		// The page was saved from there: it is where the recipe came from.
+		SourceURL: "https://soup.example.com/recipes/minestrone",
+	}}}
+	variantExpect["nextcloud/thumbnails only"] = struct {
+		format  string
+		recipes []expect
+	}{archive.FormatNextcloud, []expect{{
+		Title: "Muesli", Ingredients: []string{"100 g oats"}, Steps: []string{"Mix and serve."}, Servings: 2, Image: archivetest.JPEG(50),
+	}, {
+		// thumb16.jpg is an icon: the server's address of the photo stays.
+		Title: "Lassi", Ingredients: []string{"200 ml yoghurt"}, Steps: []string{"Mix and serve."}, Servings: 2,
+		ImageURL: "https://cloud.example.org/index.php/apps/cookbook/webapp/recipes/32/image?size=full",
+	}}}
+	variantExpect["schema/json-ld files"] = struct {
+		format  string
+		recipes []expect
+	}{archive.FormatSchemaOrg, []expect{{
+		Title: "Porridge", Ingredients: []string{"80 g oats"}, Steps: []string{"Cook it."}, Servings: 2, Image: archivetest.JPEG(54),
+	}, {
+		Title: "Omelette", Ingredients: []string{"3 eggs"}, Steps: []string{"Cook it."}, Servings: 2,
+	}}}
+	variantExpect["schema/macos zip decomposed names"] = struct {
+		format  string
+		recipes []expect
+	}{archive.FormatSchemaOrg, []expect{{
+		Title: "Crème brûlée", Ingredients: []string{"500 ml cream", "5 egg yolks"}, Steps: []string{"Bake in a water bath."}, Servings: 6,
+		Image: archivetest.JPEG(55), EntryHas: "Desserts/Crème brûlée.json",
+	}}}
+	for name, folders := range map[string][2]string{
+		"nextcloud/windows zip japanese": {"肉じゃが", "ソース焼きそば"},
+		"nextcloud/windows zip chinese":  {"番茄炒蛋", "红烧肉"},
+		"nextcloud/windows zip russian":  {"Борщ", "Щи"},
+		"nextcloud/windows zip polish":   {"Żurek", "Gołąbki"},
+		"nextcloud/windows zip danish":   {"Smørrebrød", "Æbleskiver"},
+		"nextcloud/windows zip french":   {"Gâteau basque", "Crêpes"},
+	} {
+		variantExpect[name] = struct {
+			format  string
+			recipes []expect
+		}{archive.FormatNextcloud, oemExpect(folders[0], folders[1])}
+	}
+}
+
 // TestVariants reads each real app's export shape (archivetest.Variants,
 // each citing where the app writes it) and compares every recipe with what
 // its expectation says a cook would read.

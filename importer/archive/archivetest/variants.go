@@ -1,11 +1,13 @@
 package archivetest
 
 import (
-	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"slices"
 	"strings"
+
+	"golang.org/x/text/encoding/charmap"
 )
 
 // Variant is one shape of export a real app writes, built small by hand:
@@ -42,7 +44,7 @@ func Variants() []Variant {
 		{"schema/json lines", "JSON Lines dumps (one schema.org Recipe per line), as scrapers and recipe-scrapers exports write them", schemaJSONLines()},
 		{"schema/gzipped json", "a JSON file of recipes gzipped (.json.gz)", schemaGzip()},
 		{"schema/bom relative image", "a zip of JSON files saved by Windows tools with a UTF-8 BOM, the image referenced by a relative path with an upper-case extension", schemaBOMRelativeImage()},
-	}, append(moreVariants(), gapVariants()...)...)
+	}, slices.Concat(moreVariants(), gapVariants(), repackedVariants())...)
 }
 
 // zipOf builds a zip from name, content pairs; an image (by extension) is
@@ -278,35 +280,14 @@ func nextcloudOneFolder() []byte {
 	)
 }
 
-// cp437 writes s in the DOS code page for the few accented letters used here.
-func cp437(s string) string {
-	return strings.NewReplacer("è", "\x8a", "é", "\x82", "û", "\x96").Replace(s)
-}
-
 func nextcloudWindows() []byte {
 	doc := `{"@type":"Recipe","name":"Crème brûlée","recipeYield":6,"recipeIngredient":["500 ml cream","5 egg yolks","100 g sugar"],
 "recipeInstructions":["Heat the cream.","Whisk into the yolks and sugar, bake in a water bath.","Caramelise sugar on top."],"cookTime":"PT0H45M"}`
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range []File{
-		{Name: cp437(`Recipes\Crème brûlée\recipe.json`), Data: []byte(doc)},
-		{Name: cp437(`Recipes\Crème brûlée\full.jpg`), Data: JPEG(18), Store: true},
-		{Name: cp437(`Recipes\Crème brûlée\thumb.jpg`), Data: PNG(18), Store: true},
-	} {
-		method := zip.Deflate
-		if f.Store {
-			method = zip.Store
-		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: method, NonUTF8: true, CreatorVersion: 0x0014})
-		if err != nil {
-			panic(err)
-		}
-		_, _ = w.Write(f.Data)
-	}
-	if err := zw.Close(); err != nil {
-		panic(err)
-	}
-	return buf.Bytes()
+	return OEMZip(charmap.CodePage437,
+		File{Name: `Recipes\Crème brûlée\recipe.json`, Data: []byte(doc)},
+		File{Name: `Recipes\Crème brûlée\full.jpg`, Data: JPEG(18), Store: true},
+		File{Name: `Recipes\Crème brûlée\thumb.jpg`, Data: PNG(18), Store: true},
+	)
 }
 
 func nextcloudMacOS() []byte {
