@@ -124,10 +124,11 @@ func (c *collectives) link(v stepView, hits []hit, st *dishState, found []bool, 
 		if n == 0 {
 			continue
 		}
-		if c.blocked(v, k, k+n) {
+		if c.blocked(v, k, k+n) || v.excepted(k) || spelledOut(v, k+n, hits) {
 			k += n - 1
 			continue
 		}
+		left := c.exceptAfter(v, k+n, stepSec)
 		// The group is first used together here unless most of it is already in the dish: then the
 		// step moves a bowl ("add the dry ingredients to the butter mixture"). "The remaining
 		// ingredients" are by definition those not used yet.
@@ -148,7 +149,7 @@ func (c *collectives) link(v stepView, hits []hit, st *dishState, found []bool, 
 		}
 		if remaining || 2*usedBefore < len(members) || combinedBefore == 0 {
 			for _, m := range members {
-				if excluded(v, hits, m) {
+				if excluded(v, hits, m) || slices.Contains(left, m) {
 					continue
 				}
 				// "Everything else", "the remaining ingredients": those not used yet, or the rest
@@ -189,8 +190,9 @@ func (c *collectives) blocked(v stepView, k, end int) bool {
 	if p >= 0 && p < k-1 && v.lx.has(classPurpose, v.toks, p) && v.toks[p] != "of" && !v.lx.has(classFrom, v.toks, p) {
 		return true
 	}
-	verb, _, ok := v.verbBefore(k)
-	return ok && verb == classDiscard
+	verb, at, ok := v.verbBefore(k)
+	// "Remove the whole spices" takes a group out of the pot; it is never their first use together.
+	return ok && (verb == classDiscard || verb == classMove && removeVerbs[v.toks[at]])
 }
 
 // at reads a collective reference at toks[k]: its members and its length in words. A reference is
@@ -220,6 +222,10 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 	}
 	if sec, n := c.sectionAt(v, k); n > 0 {
 		return c.secs.lines[sec], n
+	}
+	if toks[k] == "everything" && k+1 < len(toks) && lx.has(classExcept, toks, k+1) {
+		// "Add everything except the toppings": every line but those it names (link leaves them out).
+		return c.all, 1
 	}
 	collective := v.isPlural(k) || lx != lexicons["en"] || k > 0 && lx.has(classAll, toks, k-1) ||
 		k > 1 && lx.has(classArticle, toks, k-1) && lx.has(classAll, toks, k-2)
@@ -473,6 +479,41 @@ func (c *collectives) wet(stepSec int) []int {
 		}
 	}
 	return out
+}
+
+// spelledOut reports whether the foods a collective reference ending at end means are listed right
+// after it behind a dash, colon or bracket ("all the spice powders – turmeric, chilli powder and
+// coriander"): those mentions are the members, and link by themselves.
+func spelledOut(v stepView, end int, hits []hit) bool {
+	if end < len(v.toks) && v.toks[end] != sep {
+		end++ // "the spice powders"
+	}
+	if end >= len(v.toks) || !v.lists[end] {
+		return false
+	}
+	for _, h := range hits {
+		if h.pos == end+1 {
+			return true
+		}
+	}
+	return false
+}
+
+// exceptAfter returns the lines of a section or kind named after "except" right after a collective
+// reference ending at end ("everything except the toppings"): the reference leaves them out.
+func (c *collectives) exceptAfter(v stepView, end, stepSec int) []int {
+	if end >= len(v.toks) || !v.lx.has(classExcept, v.toks, end) {
+		return nil
+	}
+	k := end + 1
+	for k < len(v.toks) && v.lx.has(classArticle, v.toks, k) {
+		k++
+	}
+	if k >= len(v.toks) {
+		return nil
+	}
+	members, _ := c.at(v, k, stepSec)
+	return members
 }
 
 // excluded reports whether a step leaves line m out by name ("except the feta").

@@ -99,6 +99,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		lineTexts[i] = normalizeText(p.Name+" "+p.Notes, false)
 	}
 	lang := detectLanguage(texts, lineTexts)
+	if cut, ok := withoutNotes(steps, lexicons[lang]); ok {
+		steps = cut
+		for s, step := range steps {
+			texts[s] = normalizeText(step.Text, true)
+		}
+	}
 	if lang != "en" {
 		// "l'aglio", "d'huile": the article or preposition is a word of its own.
 		for s, step := range steps {
@@ -193,8 +199,10 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			if mixName != nil && mixName[hi] {
 				r = mentionRole{blocked: true}
 			}
-			noUse[hi] = r.blocked
-			ings, kind := resolve(h, named, ingredients, step.Text[:h.start])
+			// A food put on a tin ("grease the pan with butter and line it") is not what a pronoun
+			// after it stands for: the tin is.
+			noUse[hi] = r.blocked && !r.out || r.applied
+			ings, kind := resolve(h, named, ingredients, sections, step.Text[:h.start])
 			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
 				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt
 				// (kosher, sea, fine) does not make it another food, so the step's part decides, as
@@ -212,6 +220,10 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 				// "the spices", "the herbs": a collective, linked where its members are first used.
 				// (A kind of one line, "het vlees" for the runderlappen, is that line.)
 				r.reuse = false
+				if spelledOut(view, h.end, hits[s]) {
+					// "add the spices – cumin and coriander": the foods listed are the members.
+					ings = nil
+				}
 			}
 			hitIngs[hi] = ings
 			switch {
@@ -238,7 +250,14 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 		}
 		for _, p := range ambiguous {
-			ings := secs.pick(p.ings, s, view, hits[s], anchors)
+			var ings []int
+			if extra := listedForExtra(p.ings, st.notes); p.r.applied && len(extra) < len(p.ings) {
+				// "Dust with icing sugar", "butter the tins": the line listed for dusting or with some
+				// to spare for the tin, whatever part of the recipe the step's other foods are of.
+				ings = extra
+			} else {
+				ings = secs.pick(forTheDish(p.ings, st.notes), s, view, hits[s], anchors)
+			}
 			if p.r.move && !p.r.reuse {
 				// "Remove the cinnamon" with a cinnamon stick in the pot and ground cinnamon for
 				// serving: a move verb handles what is already in the dish.
@@ -324,6 +343,8 @@ type mentionRole struct {
 	cook    bool   // the object of a cooking verb: linked again while the ingredient is only prepared
 	water   bool   // water named as a bath or boiling medium
 	applied bool   // the food is put on a surface or into water: "a floured surface", "oil the grate"
+	out     bool   // blocked because taken out of the pot ("remove the chicken"): a pronoun may stand for it
+	base    bool   // the target something is put on or over ("over the spaghetti")
 }
 
 // linked decides whether a mention with this role links ingredient ing: never when blocked; the
@@ -334,7 +355,8 @@ func (r mentionRole) linked(ing int, st *dishState) bool {
 		// liquid reserved": a mixture of one line only is that line.
 		return r.mixWord != "" && st.notes[ing] != "" && notesName(st.notes[ing], r.mixWord)
 	}
-	return !st.used[ing] || r.reuse || r.cook && !st.inDish[ing] || r.serve && st.serving[ing]
+	return !st.used[ing] || r.reuse || r.cook && !st.inDish[ing] || r.serve && st.serving[ing] ||
+		r.base && !st.inDish[ing] && st.combined[ing]
 }
 
 // dishState is what the steps read so far did with each line: used (linked to an earlier step),
@@ -409,6 +431,11 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		r.blocked = true
 		return r
 	}
+	if hasVerb && verb == classMove && removeVerbs[v.toks[at]] && !v.afterFrom(h.pos) {
+		// Taken out, yet still what a later "shred it", "return it" stands for.
+		r.blocked, r.out = true, true
+		return r
+	}
 	if v.excessBefore(h.pos) || v.excepted(h.pos) || v.sameBefore(h.pos) {
 		r.blocked = true
 		return r
@@ -417,23 +444,40 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 	// "Rub the butter over the chicken", "season the fish": a prep verb works on its target too
 	// (rule 31), where "pour the cream over the potatoes" only adds to it.
 	object := hasVerb && (at >= 0) && (!v.targetBefore(h.pos) || verb == classPrep) && !v.movedOut(h.end-1)
+	// "Spoon the sauce over the spaghetti": the base a plate is assembled on (linked when it was
+	// cooked apart and joins the dish here, see linked).
+	r.base = hasVerb && (verb == classUse || verb == classMove) && v.targetBefore(h.pos) && v.onTop(h.pos)
 	r.applied = v.appliedAt(h)
 	if object && verb == classMove && v.lx.has(classPlace, v.toks, at) && v.placedIn(h.end) {
 		// "Spoon the chicken into the tortillas", "Set the roast on top of the vegetables": moving
 		// into the dish is a use (moving out, "to a plate", is not: movedOut).
 		verb = classUse
 	}
+	// "Place the potatoes in a pot of cold salted water": put in water to cook apart, not in the dish.
+	intoWater := object && (verb == classUse || verb == classMove) && v.placedInWater(h.end)
 	r.reuse = r.portion || (object && (verb == classUse || verb == classPrep || verb == classMixVerb)) ||
 		v.broughtBack(h.pos, h.end) || r.applied
-	r.prep = hasVerb && (verb == classPrep || verb == classCook)
+	// "Toss the beef in the flour", "dust the fish in a little flour": coated, the food is prepared
+	// apart, not yet in the dish (browning or frying it next puts it in).
+	r.prep = hasVerb && (verb == classPrep || verb == classCook) || intoWater ||
+		object && (verb == classUse || verb == classMixVerb) && v.coatedIn(h.end, hitEnd)
 	r.cut = hasVerb && verb == classPrep && !v.joinedLater(h.end)
 	r.move = object && verb == classMove
 	r.serve = hasVerb && (v.lx.has(classServe, v.toks, at) || v.lx.has(classServeGroup, v.toks, at) || v.toks[at] == "garnish" || v.toks[at] == "top")
 	r.cook = object && verb == classCook || hasVerb && v.lx.has(classServe, v.toks, at)
+	if r.serve && v.lx == lexicons["en"] && h.pos > 0 && v.toks[h.pos-1] == "with" && v.lx.has(classServe, v.toks, at) {
+		// "Serve warm with butter and maple syrup": what the dish is served with is put on the table,
+		// more of it, even when some went into the dish.
+		r.reuse = true
+	}
 	// "Remoja el pan en un poco de agua": water a food is soaked or dipped in is a bath.
 	r.water = v.isBath(h.pos, h.end) || hasVerb && verb == classPrep && v.targetBefore(h.pos)
 	return r
 }
+
+// removeVerbs are the move verbs that take something out of the pot ("remove the whole spices"):
+// what they govern is discarded or set aside, never put in.
+var removeVerbs = setOf("remove", "lift")
 
 // readRoles reads the role of each of a step's mentions. A portion word before a list takes a
 // portion of each food of it: "metade da cebola, dos pimentões e dos tomates", "half of the onion,
@@ -472,6 +516,24 @@ func listedForExtra(ings []int, notes []string) []int {
 				out = append(out, ing)
 				break
 			}
+		}
+	}
+	if len(out) == 0 {
+		return ings
+	}
+	return out
+}
+
+// forTheDish keeps, of several lines of one food, those not listed only for the tin ("icing sugar,
+// for dusting", "oil, for greasing"), if any: a step that puts the food in the dish means them.
+func forTheDish(ings []int, notes []string) []int {
+	var out []int
+	for _, ing := range ings {
+		n := notes[ing]
+		tinOnly := (strings.Contains(n, "dust") || strings.Contains(n, "greas")) &&
+			!strings.Contains(n, "plus") && !strings.Contains(n, "extra") && !strings.Contains(n, "more")
+		if !tinOnly {
+			out = append(out, ing)
 		}
 	}
 	if len(out) == 0 {
@@ -618,7 +680,41 @@ func trailingAmount(text string) (float64, string, bool) {
 // resolve picks the ingredients a hit links, and their kind: the strongest kind; then the lines
 // whose amount the step gives; then the largest cover; among ingredients still tied, those never
 // named in full elsewhere if there are such.
-func resolve(h hit, named []bool, parsed []Parsed, before string) ([]int, int) {
+//
+// A weaker name of the same food in another section of the recipe stays in the running ("the
+// cocoa" with unsweetened cocoa powder for the cake and cocoa powder for the frosting, "the butter"
+// with unsalted butter for the sponge and butter for the filling): how much of a line's name a step
+// writes does not tell the parts apart, the step's part does (the caller decides among them).
+func resolve(h hit, named []bool, parsed []Parsed, sections []string, before string) ([]int, int) {
+	ings, kind := resolveName(h, named, parsed, before)
+	if len(ings) != 1 || kind == kindHypernym || h.plural || byAmountChose(h, parsed, before) {
+		return ings, kind
+	}
+	best := ings[0]
+	head := ""
+	for _, c := range h.cands {
+		if c.ing == best {
+			head = c.head
+		}
+	}
+	for _, c := range h.cands {
+		// (A line the recipe names in full elsewhere, "the chili oil", is not what a bare "oil" means.)
+		if c.ing != best && c.kind >= kindModifier && c.head == head && sections[c.ing] != sections[best] &&
+			!slices.Contains(ings, c.ing) && (!named[c.ing] || named[best]) {
+			ings = append(ings, c.ing)
+		}
+	}
+	return ings, kind
+}
+
+// byAmountChose reports whether the step gives an amount before the name that one of its lines has
+// ("beat 200g softened butter"): that line is the one meant, whatever its section.
+func byAmountChose(h hit, parsed []Parsed, before string) bool {
+	return len(byAmount(h.cands, parsed, before)) < len(h.cands)
+}
+
+// resolveName picks the ingredients a hit names by its words alone (see resolve).
+func resolveName(h hit, named []bool, parsed []Parsed, before string) ([]int, int) {
 	cands := h.cands
 	bestKind := -1
 	for _, c := range cands {
@@ -785,11 +881,40 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			i++
 			continue
 		}
+		if n := len(hits); n > 0 && hits[n-1].end == i && bestLen == 1 && partNouns[t] && onlyHeads(best) && !sharesIngredient(hits[n-1].cands, best) {
+			// "the basil leaves" with bay leaves listed, "garlic cloves" with ground cloves: a part noun
+			// right after another food's name is that food's part, not the other line.
+			i++
+			continue
+		}
 		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i], pos: i, end: i + bestLen,
 			last: toks[i+bestLen-1]})
 		i += bestLen
 	}
 	return hits
+}
+
+// onlyHeads reports whether every candidate matches by the head noun alone or less ("the leaves" of
+// bay leaves), none by a name of its own.
+func onlyHeads(cands []candidate) bool {
+	for _, c := range cands {
+		if c.kind > kindHead {
+			return false
+		}
+	}
+	return true
+}
+
+// sharesIngredient reports whether two candidate lists have an ingredient in common.
+func sharesIngredient(a, b []candidate) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.ing == y.ing {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // partOfOther reports whether candidates that are all a food's part words ("blanc", "jaune" of the
@@ -975,7 +1100,9 @@ func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart f
 		case "season":
 			season = season || !idx.namesSeasoning(toks, hits, lx, i+1)
 		case "seasoning":
-			season = season || (i > 0 && (toks[i-1] == "the" || toks[i-1] == "for"))
+			// "adjust the seasoning", "toss in flour with plenty of seasoning": salt and pepper, where
+			// no food word qualifies it ("the taco seasoning", "the Cajun seasoning" is a blend).
+			season = season || i > 0 && !inName[i] && plainSeasoning[toks[i-1]]
 		case "grease":
 			grease = true
 		case "dust":
@@ -1002,6 +1129,9 @@ func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart f
 		}
 	}
 }
+
+// plainSeasoning are the words before "seasoning" that leave it salt and pepper.
+var plainSeasoning = setOf("the", "for", "of", "with", "some", "more", "little", "plenty", "generous", "good", "extra", "and", "your")
 
 // namesSeasoning reports whether the clause from k on names what it seasons with: a "with" word
 // followed, within a few words, by a mention of something other than salt and pepper. The clause
@@ -1117,6 +1247,14 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 					if part == "juice" || part == "zest" {
 						idx.addKeys(i, append(slices.Clip(w), part), 0)
 					}
+				}
+			}
+			if lang == "en" && a == 0 {
+				// "potatoes, cut into thick chips": a step calls the pieces by the cut's noun ("fry the
+				// chips").
+				if cut := cutNoun(p.Notes); cut != "" {
+					k := stemWords([]string{cut}, lang)
+					idx.add(candidate{ing: i, kind: kindHead, cover: 1, head: k[0]}, k)
 				}
 			}
 			if partUnits[p.Unit] && len(w) > 0 {
@@ -1720,8 +1858,38 @@ func englishVariants(name []string) [][]string {
 	if n := len(name); n > 1 && trailingDescriptors[name[n-1]] {
 		out = append(out, name[:n-1])
 	}
+	// "2 celery sticks", "1 cinnamon stick", "4 cardamom pods": the piece the food comes in; a step
+	// says "the celery", "the cinnamon".
+	if n := len(name); n > 1 && pieceNouns[name[n-1]] && name[n-2] != sep && !connectors[name[n-2]] {
+		out = append(out, name[:n-1])
+	}
 	return out
 }
+
+// cutNoun returns the noun a line's notes cut the food into ("cut into thick chips" gives "chips"),
+// or "" when there is none or it names no piece a cook would call the food by ("bite-size pieces").
+func cutNoun(notes string) string {
+	words := normalize(notes)
+	for k := 0; k+1 < len(words); k++ {
+		if words[k] != "into" || k == 0 || words[k-1] != "cut" && !descriptors[words[k-1]] {
+			continue
+		}
+		j := k + 1
+		for j < len(words) && words[j] != sep && !connectors[words[j]] {
+			j++
+		}
+		if noun := words[j-1]; j-1 > k && !genericPieces[noun] && !isNumber(noun) {
+			return noun
+		}
+	}
+	return ""
+}
+
+// genericPieces name a size of piece, not what a cook calls the food cut into them.
+var genericPieces = setOf("piece", "pieces", "bit", "bits", "size", "inch", "inches", "cm", "half", "halves", "quarter",
+	"quarters", "third", "thirds", "portion", "portions", "serving", "servings", "chunk", "chunks")
+
+var pieceNouns = setOf("stick", "stalk", "rib", "sprig", "pod")
 
 var borrowedPrepositions = setOf("de", "di", "del", "della", "al", "alla", "du", "des")
 

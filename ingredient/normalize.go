@@ -155,6 +155,16 @@ func normalizeTextIn(s string, step bool, lang string) normText {
 			} else {
 				b.WriteRune(lr)
 			}
+		case step && (r == '–' || r == '—') && i-size > 0 && s[i-size-1] == ' ' && i < len(s) && s[i] == ' ':
+			// A dash standing between spaces in a step sets off a clause or a list ("all the spice
+			// powders – turmeric, chilli powder and coriander"), as a comma does; within a word or a
+			// range ("5–6 minutes") it only splits words.
+			flush()
+			if len(n.words) > 0 && n.words[len(n.words)-1] != sep {
+				n.words = append(n.words, sep)
+				n.plural = append(n.plural, false)
+				n.starts = append(n.starts, i-size)
+			}
 		case unicode.IsSpace(r) || r == '-' || r == '–' || r == '—':
 			flush()
 		case unicode.IsMark(r):

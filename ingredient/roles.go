@@ -120,7 +120,10 @@ type stepView struct {
 	// (data/roles.txt, class applied, as written).
 	applied []bool
 	stop    []bool // toks[k] is sep and ends a sentence (. ! ? ; :), not a comma
-	lx      *lexicon
+	// lists marks the seps written as a dash, a colon or an opening bracket: what follows spells out
+	// what came before ("all the spice powders – turmeric, chilli and coriander").
+	lists []bool
+	lx    *lexicon
 	// title is the number of words of a title the step opens with, ended by a colon within its
 	// first six words ("Lag smør- og tomatcurry:", "Make the glaze:"), or 0.
 	title int
@@ -128,7 +131,7 @@ type stepView struct {
 
 func newStepView(text string, n normText, lx *lexicon) stepView {
 	v := stepView{toks: n.words, plural: n.plural, stop: make([]bool, len(n.words)), hyphen: make([]bool, len(n.words)),
-		applied: make([]bool, len(n.words)), lx: lx}
+		applied: make([]bool, len(n.words)), lists: make([]bool, len(n.words)), lx: lx}
 	for k, w := range n.words {
 		if lx != nil && lx.appliedFolded[w] {
 			v.applied[k] = lx.applied[rawWord(text, n.starts[k])]
@@ -141,6 +144,9 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 		}
 		at := n.starts[k]
 		if at < len(text) {
+			lead := strings.TrimLeft(text[at:], " ")
+			v.lists[k] = strings.HasPrefix(lead, "–") || strings.HasPrefix(lead, "—") || strings.HasPrefix(lead, "- ") ||
+				strings.HasPrefix(lead, ":") || strings.HasPrefix(lead, "(")
 			switch text[at] {
 			case '.':
 				// "1.5 cups" is a number, not the end of a sentence.
@@ -150,6 +156,10 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 				if text[at] == ':' && v.title == 0 && k <= 6 && k+1 < len(n.words) && !slices.Contains(n.words[:k], sep) {
 					v.title = -k // a title unless a verb of the lists stands in it (below)
 				}
+			default:
+				// "cooked through (165°F). Remove to a plate": a sentence may end after a closing
+				// bracket or quote.
+				v.stop[k] = sentenceEndIn(text[at:])
 			}
 		}
 	}
@@ -165,6 +175,24 @@ func newStepView(text string, n normText, lx *lexicon) stepView {
 		}
 	}
 	return v
+}
+
+// sentenceEndIn reports whether the run of punctuation text opens with holds a full stop, an
+// exclamation or question mark or a semicolon (")." after a bracket), not a decimal point.
+func sentenceEndIn(text string) bool {
+	for i, r := range text {
+		switch {
+		case r == '.':
+			if !(i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9') {
+				return true
+			}
+		case r == '!' || r == '?' || r == ';':
+			return true
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			return false
+		}
+	}
+	return false
 }
 
 // rawWord returns the word of text starting at byte at, in lower case, accents kept.
@@ -188,13 +216,67 @@ func (v stepView) appliedAt(h hit) bool {
 	if v.applied[h.pos] || h.pos > 0 && v.applied[h.pos-1] {
 		return true
 	}
-	if v.lx != lexicons["en"] || h.end != h.pos+1 || h.end >= len(v.toks) {
+	if v.lx != lexicons["en"] {
+		return false
+	}
+	if v.greasedWith(h.pos) {
+		return true
+	}
+	if h.end != h.pos+1 || h.end >= len(v.toks) {
 		return false
 	}
 	k := h.pos
 	opens := k == 0 || v.toks[k-1] == sep || clauseOpeners[v.toks[k-1]] || strings.HasSuffix(v.toks[k-1], "ly")
 	return opens && determiners[v.toks[k+1]] && !v.isPlural(k)
 }
+
+// greasedWith reports whether the name at pos is what a tin is greased or dusted with ("grease the
+// pan with butter", "dust the tin with a little flour"): put on the tin, not in the dish.
+func (v stepView) greasedWith(pos int) bool {
+	k := pos - 1
+	for k >= 0 && (v.lx.has(classArticle, v.toks, k) || v.toks[k] == "little" || v.toks[k] == "some") {
+		k--
+	}
+	if k < 1 || v.toks[k] != "with" {
+		return false
+	}
+	for j := k - 1; j >= v.sentenceStart(k) && j >= k-8; j-- {
+		if greaseVerbs[v.toks[j]] {
+			return true
+		}
+		if v.toks[j] == sep {
+			return false
+		}
+	}
+	return false
+}
+
+// coatedIn reports whether the words after a mention ending at end coat it in another food: "in"
+// and a food ("in the flour", "in a little flour"); hitEnd maps where a food's name starts to its end,
+// so a second name of the same food between ("the fish fillets in flour") is passed over.
+func (v stepView) coatedIn(end int, hitEnd []int) bool {
+	if v.lx != lexicons["en"] {
+		return false
+	}
+	if end < len(v.toks) && hitEnd[end] > end {
+		end = hitEnd[end]
+	}
+	if end >= len(v.toks) || v.toks[end] != "in" {
+		return false
+	}
+	for k := end + 1; k < len(v.toks) && k <= end+4; k++ {
+		switch {
+		case hitEnd[k] > k:
+			return true
+		case v.lx.has(classArticle, v.toks, k) || v.toks[k] == "little" || v.toks[k] == "some":
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+var greaseVerbs = setOf("grease", "dust", "spray", "brush", "line", "rub")
 
 var determiners = setOf("the", "a", "an", "all", "your", "each", "both", "two", "some")
 
@@ -486,6 +568,21 @@ func (v stepView) targetBefore(pos int) bool {
 	return true
 }
 
+// onTop reports whether the name at pos follows, in English, a preposition that lays something on
+// or over it ("over the spaghetti", "among the tortillas"), not one that puts it in a pot.
+func (v stepView) onTop(pos int) bool {
+	if v.lx != lexicons["en"] {
+		return false
+	}
+	k := pos - 1
+	for k >= 0 && v.lx.has(classArticle, v.toks, k) {
+		k--
+	}
+	return k >= 0 && onTopWords[v.toks[k]]
+}
+
+var onTopWords = setOf("over", "onto", "on", "atop", "among", "between")
+
 // isVerbAnyAt reports whether a verb of the lists is at k.
 func (v stepView) isVerbAnyAt(k int) bool {
 	_, ok := v.verbAt(k, k+1)
@@ -592,6 +689,23 @@ func (v stepView) placedIn(end int) bool {
 		if v.lx.has(classInto, v.toks, k) {
 			return true
 		}
+	}
+	return false
+}
+
+// placedInWater reports whether the clause after a mention ending at end puts it into water to cook
+// ("in a large pot of cold salted water", "into boiling water").
+func (v stepView) placedInWater(end int) bool {
+	for k := end; k < len(v.toks) && k < end+3 && v.toks[k] != sep; k++ {
+		if !v.lx.has(classInto, v.toks, k) && v.toks[k] != "in" {
+			continue
+		}
+		for j := k + 1; j < len(v.toks) && j <= k+7 && v.toks[j] != sep; j++ {
+			if v.toks[j] == "water" {
+				return true
+			}
+		}
+		return false
 	}
 	return false
 }
@@ -989,6 +1103,62 @@ func isNote(trimmed string, v stepView) bool {
 	}
 	head := normalize(trimmed[:i])
 	return len(head) > 0 && v.lx.has(classNote, head, 0)
+}
+
+// withoutNotes returns the steps with the notes written inside them cut off: a sentence opening with
+// a note word and a colon ("… until golden. Tip: you can use thighs instead.", "(Tip: if you don't
+// have one, mince them.)") is a note to its end, or to its closing bracket, and links nothing, as a
+// step that is a note does. A step that opens with its note is left whole (isNote reads it). ok is
+// false, and steps unchanged, when no step holds such a note.
+func withoutNotes(steps []Line, lx *lexicon) ([]Line, bool) {
+	if lx == nil {
+		return steps, false
+	}
+	var out []Line
+	for s, step := range steps {
+		text, ok := cutNote(step.Text, lx)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(steps)
+		}
+		out[s].Text = text
+	}
+	return out, out != nil
+}
+
+// cutNote cuts the first note inside a step's text (see withoutNotes).
+func cutNote(text string, lx *lexicon) (string, bool) {
+	for i := 1; i < len(text); i++ {
+		if text[i] != ':' {
+			continue
+		}
+		// The words before the colon, back to the start of their sentence or bracket.
+		j := i
+		for j > 0 && !strings.ContainsRune(".!?(", rune(text[j-1])) {
+			j--
+		}
+		if j == 0 {
+			continue // the step opens with it: a note step, or a title ("Step 1:", "For the sauce:")
+		}
+		head := strings.TrimSpace(text[j:i])
+		if head == "" || len(strings.Fields(head)) > 3 {
+			continue
+		}
+		if words := normalize(head); len(words) == 0 || !lx.has(classNote, words, 0) {
+			continue
+		}
+		start, end := j, len(text)
+		if text[j-1] == '(' {
+			start = j - 1
+			if k := strings.IndexByte(text[i:], ')'); k >= 0 {
+				end = i + k + 1
+			}
+		}
+		return strings.TrimSpace(text[:start]) + text[end:], true
+	}
+	return text, false
 }
 
 // mixCompound reports whether a word of a compounding language ends with a mixture noun

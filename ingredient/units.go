@@ -91,7 +91,7 @@ var unitTable = []unitSpelling{
 	{unitCup, "en", "cup cups cp"},
 	{unitTbsp, "en", "tbsp tbsps tbs tbl tbls tblsp tablespoon tablespoons"},
 	{unitTsp, "en", "tsp tsps teaspoon teaspoons"},
-	{unitG, "", "g gram grams gramme grammes gr grs 克"},
+	{unitG, "", "g gram grams gramme grammes gr grs gm gms 克"},
 	{unitKg, "", "kg kgs kilogram kilograms kilo kilos 公斤 千克"},
 	{unitMg, "", "mg milligram milligrams"},
 	{unitMl, "", "ml mls milliliter milliliters millilitre millilitres cc 毫升"},
