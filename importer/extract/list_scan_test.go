@@ -28,3 +28,29 @@ func TestListGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// TestDOMOnlyWhenNeeded checks that a page whose JSON-LD gives the recipe
+// builds no DOM when the words the cheap scans look for sit only in its
+// addresses and text: the DOM costs more than the rest of the reading.
+func TestDOMOnlyWhenNeeded(t *testing.T) {
+	t.Parallel()
+	page := `<html><head><script type="application/ld+json">{"@type":"Recipe","name":"Soup",
+"recipeIngredient":["1 onion","1 l stock","2 carrots"],"recipeInstructions":["Chop.","Fry.","Add the stock.","Simmer for 20 minutes."],
+"recipeCategory":"Soups","recipeYield":"4","image":"https://example.com/soup.jpg"}</script></head>
+<body><a href="/fresh-recipe-ideas">More</a><a href="/search-recipe?q=hrecipe-ish">Search</a>
+<p>1 onion</p><ul><li>Chop.</li></ul></body></html>`
+	p := newPage([]byte(page), "https://example.com/soup")
+	p.sites = true
+	if r := p.extract(); countItems(r.InstructionSections) != 4 {
+		t.Fatalf("recipe not read: %+v", r)
+	}
+	if p.docDone {
+		t.Error("the DOM was built for a page that needs none")
+	}
+	// A tag with the class does build it.
+	p = newPage([]byte(`<div class="hrecipe"><h2 class="fn">Soup</h2><li class="ingredient">1 onion</li></div>`), "https://example.com/")
+	p.extract()
+	if !p.docDone {
+		t.Error("no DOM for a page with an hRecipe class")
+	}
+}

@@ -231,8 +231,9 @@ func (p *page) extract() Recipe {
 	}
 
 	// hRecipe, the microformat of older recipe blogs, ranks after
-	// schema.org data.
-	if bytes.Contains(p.lower, []byte("hrecipe")) || bytes.Contains(p.lower, []byte("h-recipe")) {
+	// schema.org data. The DOM is built for it only when a tag has the
+	// class: the bare words are in many addresses ("fresh-recipe").
+	if classTagStart(p.lower, "hrecipe", 0) >= 0 || classTagStart(p.lower, "h-recipe", 0) >= 0 {
 		if n := p.bestNode(hRecipes(p.document())); n != nil {
 			cands = append(cands, fromSchema(n, nil, p.base))
 		}
