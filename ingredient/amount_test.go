@@ -221,6 +221,7 @@ func FuzzReadAmounts(f *testing.F) {
 		strings.Repeat("1 (", 200), strings.Repeat("2 x ", 100), "99999999999999999999999999999999999999999 cups",
 		"1 No. 2 can", "2 #10 cans", "4 fette di circa 200 g l'una", "in vier porties van 150 g", "1 avocado",
 		"1&nbsp;cup", "&amp;&#160;&#xA0;&nbsp&;1&frac12;", "2&#189;&frac12;&#x215B;", "1&frasl;2&frasl;&frac14;", "1 &frac12;&ndash;2", "120–130°F", "1 Dose (Abtropfgewicht 285 g)",
+		"2x400g tins", "2×.5g", "1x", "3 ×× 4", "20cm/8in loose-bottomed cake tin", "25cm (10in", "fan/gas 4", "1 (12-count",
 	} {
 		f.Add(s)
 	}
