@@ -494,8 +494,9 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 			a.unit != nil && (isDimensionKey(a.unit.Key) || a.unit.Key == unitPiece || a.unit.Key == unitSlice))):
 			return ReasonDimension // "cut into 6 pieces", "cut into 1-inch cubes", "cut in 4"
 		case prev.kind == tWord && (prev.low == "x" || prev.low == "×") && p.tok(i-2) != nil && p.toks[i-2].kind == tNum:
-			// The second number of "9 x 13" or "2 x 400 g": a dimension or the size of each package.
-			if a.unit != nil && measureUnits[a.unit.Key] {
+			// The second number of "9 x 13" or "2 x 400 g": a dimension or the size of each package
+			// (or piece: "1 x 2.5cm piece ginger").
+			if a.unit != nil && (measureUnits[a.unit.Key] || r.piecesOfLength(*a)) {
 				return ReasonPackage
 			}
 			return ReasonDimension
@@ -522,9 +523,10 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 			p.tok(next+1) == nil || p.toks[next+1].kind == tPunct):
 			return ReasonReference // "for 4 people", "(6 servings)"; "4 portions sea bass" counts portions
 		case after.kind == tWord && (after.low == "x" || after.low == "×") && p.tok(next+1) != nil && p.toks[next+1].kind == tNum:
-			// "9 x 13 inch pan" is a dimension; "2 x 400 g tins" counts tins.
+			// "9 x 13 inch pan" is a dimension; "2 x 400 g tins" counts tins, and "1 x 2.5cm
+			// piece ginger" counts pieces of that length.
 			b, _ := r.readAmount(next + 1)
-			if b.unit == nil || !measureUnits[b.unit.Key] {
+			if b.unit == nil || !measureUnits[b.unit.Key] && !r.piecesOfLength(b) {
 				return ReasonDimension
 			}
 		case after.kind == tPunct && after.text == "-" && !after.spaceBefore && p.tok(next+1) != nil &&
@@ -803,6 +805,19 @@ func (r *reader) inchAbbrev(k int) bool {
 	}
 	w := p.tokLow(k + 1)
 	return w == "piece" || isThicknessWord(w) || cutWords[w] || panWords[w]
+}
+
+// piecesOfLength reports whether amount b is a length followed by the word for a piece of the food
+// ("2.5cm piece", "3 cm knob", "5cm stick"): the size of each of the pieces a number before it counts.
+func (r *reader) piecesOfLength(b amount) bool {
+	if b.unit == nil || !isDimensionKey(b.unit.Key) {
+		return false
+	}
+	switch lookupUnit(r.p.tokLow(b.unitEnd), false) {
+	case unitPiece, unitKnob, unitStick, unitSlice:
+		return true
+	}
+	return false
 }
 
 // bareCountEndsAt reports whether the last scaling amount is a count without a unit that ends at
