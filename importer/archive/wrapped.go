@@ -40,11 +40,14 @@ func isZipHead(head []byte) bool {
 	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06"))
 }
 
-// unwrap opens the zip stored in the entry f. A stored (uncompressed)
-// entry is read in place; a compressed one is unpacked to a temporary file
-// first, since an export may be hundreds of megabytes and is never held in
-// memory. The file is unlinked as soon as it is created, so it cannot be
-// left behind; it is closed with the archive (Archive.Close).
+// unwrap opens the zip stored in the entry f: an export zipped again, or
+// one of the zips an export is made of (Tandoor's zip per recipe). A
+// stored (uncompressed) entry is read in place; a compressed one is
+// unpacked to a temporary file first: what an entry says of itself is not
+// trusted, an export may be hundreds of megabytes, and no zip in a zip is
+// held in memory. The file is unlinked as soon as it is created, so it
+// cannot be left behind; it is closed by the returned zip's close, or, for
+// an export zipped again, with the archive (Archive.Close).
 func (z *zipArchive) unwrap(f *zip.File) (*zipArchive, error) {
 	var (
 		r    io.ReaderAt
