@@ -347,10 +347,14 @@ func clipName(s string) string {
 }
 
 // read returns an entry's content, at most max bytes: an entry that says
-// (or turns out) to be larger is refused before more is read.
+// (or turns out) to be larger is refused before more is read. Every entry
+// read whole goes through here, with the limit of its kind, which no real
+// export reaches: Limits.MaxDocumentBytes for a JSON document,
+// Limits.MaxImageBytes for a photo, maxPageBytes for a saved page; what
+// is larger is reported for the recipe it holds (tooLargeError).
 func (z *zipArchive) read(f *zip.File, max int64) ([]byte, error) {
 	if f.UncompressedSize64 > uint64(max) {
-		return nil, fmt.Errorf("%w: %q is %d MB (at most %d MB)", ErrTooLarge, clipName(f.Name), f.UncompressedSize64>>20, max>>20)
+		return nil, fileTooLarge(clipName(f.Name), max)
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -362,9 +366,34 @@ func (z *zipArchive) read(f *zip.File, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %q: %v", ErrCorrupt, clipName(f.Name), err)
 	}
 	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%w: %q unpacks to more than %d MB", ErrTooLarge, clipName(f.Name), max>>20)
+		return nil, fileTooLarge(clipName(f.Name), max)
 	}
 	return b, nil
+}
+
+// tooLargeError is one file of an archive (or one part of a file) larger
+// than the most read of one of its kind. It is the reason given for the
+// recipe the file holds, in words about that file, while the archive's
+// other recipes are read; it is an ErrTooLarge, so a file the whole
+// archive depends on (Mealie's database.json) refuses the archive.
+type tooLargeError struct {
+	what  string // `the file "Soup/recipe.json"`
+	limit int64
+}
+
+func (e tooLargeError) Error() string {
+	return fmt.Sprintf("%s is larger than %d MB, the most we read of it", e.what, e.limit>>20)
+}
+
+func (e tooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// fileTooLarge says that the entry name ("" for the uploaded file itself)
+// is larger than limit.
+func fileTooLarge(name string, limit int64) error {
+	if name == "" {
+		return tooLargeError{"the file", limit}
+	}
+	return tooLargeError{fmt.Sprintf("the file %q", name), limit}
 }
 
 // file returns the entry named name (cleaned), or nil.

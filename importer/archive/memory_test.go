@@ -2,8 +2,11 @@ package archive_test
 
 import (
 	"bytes"
+	"encoding/base64"
+	"errors"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 
 	"larder/importer/archive"
@@ -66,6 +69,63 @@ func TestNestedZipsNotHeldInMemory(t *testing.T) {
 					got>>10, filler/16>>10, filler>>20)
 			} else {
 				t.Logf("allocated %d KB", got>>10)
+			}
+		})
+	}
+}
+
+// TestOversizedRecipeFile: a recipe's file larger than the most read of a
+// document (Limits.MaxDocumentBytes, lowered here to 1 MB) costs that
+// recipe, with a reason naming the file and the limit, and the archive's
+// other recipe is read, in every format whose recipes are files of their
+// own.
+func TestOversizedRecipeFile(t *testing.T) {
+	t.Parallel()
+	lim := archive.DefaultLimits
+	lim.MaxDocumentBytes = 1 << 20
+	noise := make([]byte, 3<<20/2)
+	_, _ = rand.NewChaCha8([32]byte{2}).Read(noise)
+	samples := archivetest.Samples(2, false)
+	// Letters that do not compress: the zip's ratio check does not refuse
+	// the whole archive first.
+	samples[0].Description = base64.StdEncoding.EncodeToString(noise)
+	for _, tt := range []struct {
+		format string
+		file   []byte
+	}{
+		{archive.FormatNextcloud, archivetest.Nextcloud(samples)},
+		{archive.FormatTandoor, archivetest.Tandoor(samples)},
+		{archive.FormatPaprika, archivetest.Paprika(samples)},
+		{archive.FormatMealie, archivetest.MealieExport(samples)},
+		{archive.FormatSchemaOrg, archivetest.SchemaOrgZip(samples)},
+	} {
+		t.Run(tt.format, func(t *testing.T) {
+			t.Parallel()
+			a, err := archive.Open(bytes.NewReader(tt.file), int64(len(tt.file)), lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			if a.Format != tt.format || a.Total != 2 {
+				t.Fatalf("format %q total %d", a.Format, a.Total)
+			}
+			var reasons []string
+			read := 0
+			for r := range a.Recipes() {
+				switch {
+				case r.Err == nil && r.Recipe.Title == samples[1].Title:
+					read++
+				case errors.Is(r.Err, archive.ErrTooLarge):
+					reasons = append(reasons, r.Err.Error())
+				default:
+					t.Errorf("%s: %q, %v", r.Entry, r.Recipe.Title, r.Err)
+				}
+			}
+			if read != 1 || len(reasons) != 1 {
+				t.Fatalf("read %d, too large %q", read, reasons)
+			}
+			if !strings.HasPrefix(reasons[0], `the file "`) || !strings.HasSuffix(reasons[0], "is larger than 1 MB, the most we read of it") {
+				t.Errorf("reason %q does not name the file and the limit", reasons[0])
 			}
 		})
 	}
