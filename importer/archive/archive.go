@@ -99,6 +99,11 @@ type Recipe struct {
 	// ImageErr is why the image the archive holds for the recipe was not
 	// read (too large, damaged); the recipe is read without it.
 	ImageErr error
+	// Warning tells what of the recipe was read in a lesser form than the
+	// archive holds it, to be shown with the recipe ("the full-size photo
+	// could not be read (…); the thumbnail was used"); empty when nothing
+	// was.
+	Warning string
 	// Unmapped names the fields the recipe carries that the service has
 	// no place for ("nutrition", "rating"), to be reported, not lost silently.
 	Unmapped []string
