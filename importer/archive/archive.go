@@ -12,9 +12,11 @@
 // entry whose name leaves the archive ("../x", "/etc/x") is never read and
 // is reported as a failed entry; a recipe that cannot be read is reported
 // with its reason while the others are read. An export zipped again (a
-// zip whose only file is another zip) is read inside; the inner zip may be
-// unpacked to a temporary file, released by Archive.Close. The package
-// touches no database and no file store.
+// zip whose only file is another zip) is read inside, and so is each of
+// Tandoor's recipe zips; no zip in a zip is held in memory: a stored one
+// is read in place, a compressed one unpacked to a temporary file (released
+// by Archive.Close, or once its recipe is read). The package touches no
+// database and no file store.
 package archive
 
 import (
