@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // maxWrapDepth bounds how many zips deep an export is looked for: an
@@ -89,6 +90,11 @@ func (z *zipArchive) unwrap(f *zip.File) (*zipArchive, error) {
 	return iz, nil
 }
 
+// copyBuffers are what spool copies through: an export re-packed with its
+// recipe zips compressed has one spooled per recipe, and a buffer each
+// would double what reading such an export allocates.
+var copyBuffers = sync.Pool{New: func() any { return new([32 << 10]byte) }}
+
 // spool unpacks the entry to an unlinked temporary file, at most
 // Limits.MaxTotalBytes (the entry's own size was counted against it, but
 // its header may lie).
@@ -103,7 +109,11 @@ func (z *zipArchive) spool(f *zip.File) (*os.File, int64, error) {
 		return nil, 0, fmt.Errorf("unpack %q: %w", clipName(f.Name), err)
 	}
 	os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, io.LimitReader(rc, z.lim.MaxTotalBytes+1))
+	buf := copyBuffers.Get().(*[32 << 10]byte)
+	defer copyBuffers.Put(buf)
+	// The file is wrapped so that its ReadFrom, which would allocate a
+	// buffer of its own for a source that is not a file, is not used.
+	n, err := io.CopyBuffer(struct{ io.Writer }{tmp}, io.LimitReader(rc, z.lim.MaxTotalBytes+1), buf[:])
 	switch {
 	case err != nil:
 		tmp.Close()
