@@ -1729,7 +1729,9 @@ func (idx *matchIndex) namesOtherFood(rest string) bool {
 
 // addCompoundParts records the last parts of a long single-word key, for compoundAt.
 func (idx *matchIndex) addCompoundParts(c candidate, w string) {
-	if len(w) < 7 {
+	if len(w) < 6 {
+		// Six letters hold a first part of four and a short tail ("Rapsöl"); the longer parts
+		// below need seven.
 		return
 	}
 	if idx.compound == nil {
