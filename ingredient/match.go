@@ -203,6 +203,17 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			// after it stands for: the tin is.
 			noUse[hi] = r.blocked && !r.out || r.applied
 			ings, kind := resolve(h, named, ingredients, sections, step.Text[:h.start])
+			if len(ings) == 1 && !r.applied {
+				// "Kneed bakmeel, boter …" with "roomboter" for the dough and "boter voor het
+				// invetten": the line given to the tin is not what goes into the dish.
+				cands := h.cands
+				if h.end == h.pos+1 {
+					// (A compound line, "koude roomboter", is no candidate of a plain word that
+					// names another line in full.)
+					cands = append(slices.Clone(cands), idx.compound[stemWord(view.toks[h.pos], lang)]...)
+				}
+				ings = besidesTheTin(ings, cands, st.notes, lx)
+			}
 			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
 				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt
 				// (kosher, sea, fine) does not make it another food, so the step's part decides, as
@@ -251,12 +262,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		}
 		for _, p := range ambiguous {
 			var ings []int
-			if extra := listedForExtra(p.ings, st.notes); p.r.applied && len(extra) < len(p.ings) {
+			if extra := listedForExtra(p.ings, st.notes, lx); p.r.applied && len(extra) < len(p.ings) {
 				// "Dust with icing sugar", "butter the tins": the line listed for dusting or with some
 				// to spare for the tin, whatever part of the recipe the step's other foods are of.
 				ings = extra
 			} else {
-				ings = secs.pick(forTheDish(p.ings, st.notes), s, view, hits[s], anchors)
+				ings = secs.pick(forTheDish(p.ings, st.notes, lx), s, view, hits[s], anchors)
 			}
 			if p.r.move && !p.r.reuse {
 				// "Remove the cinnamon" with a cinnamon stick in the pot and ground cinnamon for
@@ -267,7 +278,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 			ings = nearest(ings, anchors)
 			if p.r.applied {
-				ings = listedForExtra(ings, st.notes)
+				ings = listedForExtra(ings, st.notes, lx)
 			}
 			hitIngs[p.hit] = ings
 			for _, ing := range ings {
@@ -508,14 +519,11 @@ func hitEnds(hits []hit, n int) []int {
 
 // listedForExtra keeps, of several lines of the food a step puts on a tin or a board, those listed
 // with some to spare ("butter, plus extra for the tin", "flour, plus more for dusting"), if any.
-func listedForExtra(ings []int, notes []string) []int {
+func listedForExtra(ings []int, notes []string, lx *lexicon) []int {
 	var out []int
 	for _, ing := range ings {
-		for _, w := range strings.Fields(notes[ing]) {
-			if w == "extra" || w == "more" || strings.HasPrefix(w, "greas") || strings.HasPrefix(w, "dust") {
-				out = append(out, ing)
-				break
-			}
+		if spare(notes[ing]) || forTheTin(notes[ing], lx) {
+			out = append(out, ing)
 		}
 	}
 	if len(out) == 0 {
@@ -524,14 +532,54 @@ func listedForExtra(ings []int, notes []string) []int {
 	return out
 }
 
+// spare reports whether a line's folded notes keep some to spare ("plus extra", "more for dusting").
+func spare(notes string) bool {
+	for _, w := range strings.Fields(notes) {
+		if w == "extra" || w == "more" {
+			return true
+		}
+	}
+	return false
+}
+
+// forTheTin reports whether a line's folded notes give it to the tin: greasing or dusting it, or the
+// tin itself ("oil, for greasing", "Butter für das Blech", "beurre pour le moule").
+func forTheTin(notes string, lx *lexicon) bool {
+	w := strings.Fields(notes)
+	for k := range w {
+		if lx.has(classTin, w, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// besidesTheTin returns, when the one line a mention names is given to the tin, the best other line
+// of that food the mention could mean, if there is one; else ings.
+func besidesTheTin(ings []int, cands []candidate, notes []string, lx *lexicon) []int {
+	if !forTheTin(notes[ings[0]], lx) || spare(notes[ings[0]]) {
+		return ings
+	}
+	best, bestKind := -1, -1
+	for _, c := range cands {
+		if c.ing != ings[0] && c.kind > bestKind && !forTheTin(notes[c.ing], lx) {
+			best, bestKind = c.ing, c.kind
+		}
+	}
+	if best < 0 {
+		return ings
+	}
+	return []int{best}
+}
+
 // forTheDish keeps, of several lines of one food, those not listed only for the tin ("icing sugar,
 // for dusting", "oil, for greasing"), if any: a step that puts the food in the dish means them.
-func forTheDish(ings []int, notes []string) []int {
+func forTheDish(ings []int, notes []string, lx *lexicon) []int {
 	var out []int
 	for _, ing := range ings {
 		n := notes[ing]
-		tinOnly := (strings.Contains(n, "dust") || strings.Contains(n, "greas")) &&
-			!strings.Contains(n, "plus") && !strings.Contains(n, "extra") && !strings.Contains(n, "more")
+		tinOnly := (strings.Contains(n, "dust") || strings.Contains(n, "greas") || forTheTin(n, lx)) &&
+			!strings.Contains(n, "plus") && !spare(n)
 		if !tinOnly {
 			out = append(out, ing)
 		}

@@ -216,11 +216,11 @@ func (v stepView) appliedAt(h hit) bool {
 	if v.applied[h.pos] || h.pos > 0 && v.applied[h.pos-1] {
 		return true
 	}
-	if v.lx != lexicons["en"] {
-		return false
-	}
 	if v.greasedWith(h.pos) {
 		return true
+	}
+	if v.lx != lexicons["en"] {
+		return false
 	}
 	if h.end != h.pos+1 || h.end >= len(v.toks) {
 		return false
@@ -232,20 +232,34 @@ func (v stepView) appliedAt(h hit) bool {
 
 // greasedWith reports whether the name at pos is what a tin is greased or dusted with ("grease the
 // pan with butter", "dust the tin with a little flour"): put on the tin, not in the dish.
+//
+// Outside English the verb may close the clause ("ein Backblech mit Butter einfetten", "de vorm met
+// boter invetten"), so it is looked for on both sides of the food, within the sentence.
 func (v stepView) greasedWith(pos int) bool {
 	k := pos - 1
-	for k >= 0 && (v.lx.has(classArticle, v.toks, k) || v.toks[k] == "little" || v.toks[k] == "some") {
+	for k >= 0 && (v.lx.has(classArticle, v.toks, k) || v.toks[k] == "little" || v.toks[k] == "some" || v.lx.has(classPortion, v.toks, k)) {
 		k--
 	}
-	if k < 1 || v.toks[k] != "with" {
+	if k < 1 || !v.lx.has(classWith, v.toks, k) {
 		return false
 	}
 	for j := k - 1; j >= v.sentenceStart(k) && j >= k-8; j-- {
-		if greaseVerbs[v.toks[j]] {
+		if v.lx.has(classGrease, v.toks, j) {
 			return true
 		}
 		if v.toks[j] == sep {
 			return false
+		}
+	}
+	if v.lx == lexicons["en"] {
+		return false
+	}
+	for j := pos + 1; j < len(v.toks) && j <= pos+4; j++ {
+		if v.toks[j] == sep {
+			return false
+		}
+		if v.lx.has(classGrease, v.toks, j) {
+			return true
 		}
 	}
 	return false
@@ -275,8 +289,6 @@ func (v stepView) coatedIn(end int, hitEnd []int) bool {
 	}
 	return false
 }
-
-var greaseVerbs = setOf("grease", "dust", "spray", "brush", "line", "rub")
 
 var determiners = setOf("the", "a", "an", "all", "your", "each", "both", "two", "some")
 
