@@ -882,6 +882,11 @@ func stemWord(w, lang string) string {
 		return w
 	}
 	for _, e := range stemEndings {
+		if e == "n" && lang == "es" {
+			// The n of "calabacín", "limón", "jamón" is the word's own: their plurals add -es
+			// ("calabacines", read "calabacine" once the s is off), whose e is the ending.
+			continue
+		}
 		if strings.HasSuffix(w, e) && len(w)-len(e) >= 4 {
 			return w[:len(w)-len(e)]
 		}
