@@ -114,6 +114,9 @@ type lexicon struct {
 	// appliedFolded holds the same words folded as step words are, so only those words are read
 	// as written.
 	appliedFolded map[string]bool
+	// mixStems are the stems of the one-word mixture nouns that differ from them ("mass" of
+	// "masse"), as a stemmed step word ends (set once the stems are known, in match.go).
+	mixStems []string
 }
 
 // lexicons by language code ("en", "es", ...).

@@ -203,6 +203,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			// after it stands for: the tin is.
 			noUse[hi] = r.blocked && !r.out || r.applied
 			ings, kind := resolve(h, named, ingredients, sections, step.Text[:h.start])
+			if h.mix && (len(ings) != 1 || !st.aloneLast(ings[0])) {
+				// "die Zwiebelmasse" of onions cooked with the bacon is the mixture; "Kartoffelmasse"
+				// of potatoes last worked on alone (grated, squeezed) is the potatoes (a mixture of
+				// one line).
+				r = mentionRole{blocked: true}
+			}
 			if len(ings) == 1 && !r.applied {
 				// "Kneed bakmeel, boter …" with "roomboter" for the dough and "boter voor het
 				// invetten": the line given to the tin is not what goes into the dish.
@@ -386,6 +392,21 @@ type dishState struct {
 	// portioned: linked for a portion ("half of the onions"), so "the rest of the vegetables" later
 	// takes the lines up again.
 	portioned []bool
+}
+
+// aloneLast reports whether the last step that linked ing linked no other line: what it made is
+// that line alone.
+func (st *dishState) aloneLast(ing int) bool {
+	last := st.lastStep[ing]
+	if last < 0 {
+		return true
+	}
+	for j, s := range st.lastStep {
+		if j != ing && s == last {
+			return false
+		}
+	}
+	return true
 }
 
 // mark records how a mention that links ing worked on it.
@@ -635,6 +656,9 @@ type hit struct {
 	end    int    // the word after the span
 	plural bool   // "the cheeses", "the onions": may mean several ingredients
 	start  int    // byte offset of the span in the step
+	// mix: a compound of the food and a mixture noun ("Zwiebelmasse"): the mixture, unless the food
+	// has not been combined with anything yet (a mixture of one line is that line).
+	mix bool
 }
 
 // byAmount keeps, of several lines a mention could mean, those whose amount the step gives just
@@ -860,6 +884,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 		}
 		var best []candidate
 		bestLen := 0
+		mix := false
 		if idx.first[t] {
 			limit := min(idx.maxLen, len(toks)-i)
 			for L := 1; L < limit; L++ {
@@ -896,7 +921,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			best, bestLen = idx.keyInside(t)
 		}
 		if bestLen == 0 && idx.lang != "en" && !isKindWord(idx.lang, raw, i) {
-			best, bestLen = idx.compoundAt(t)
+			best, bestLen, mix = idx.compoundAt(t)
 			if bestLen > 0 && isExactVerb(lexicons[idx.lang], raw[i]) {
 				// A verb is not a compound of a food: "blanda" (mix) is not "blandfärs", "piske"
 				// (whip) not "piskefløde".
@@ -936,7 +961,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			continue
 		}
 		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i], pos: i, end: i + bestLen,
-			last: toks[i+bestLen-1]})
+			last: toks[i+bestLen-1], mix: mix})
 		i += bestLen
 	}
 	return hits
@@ -1656,17 +1681,16 @@ func (idx *matchIndex) add(c candidate, words []string) {
 // word that starts with a single-word key ("citroensap" for the lemon, "Tomatenstücke" for the
 // tomatoes) or ends with the last part of one ("bouillon" for the "Kippenbouillon" line). Parts are
 // at least four letters, so short words never match inside long ones.
-func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
+func (idx *matchIndex) compoundAt(t string) ([]candidate, int, bool) {
 	c, n := idx.compoundParts(t)
-	if n > 0 && mixCompound(t, lexicons[idx.lang]) {
-		return nil, 0 // "Zwiebelmischung" is a mixture, not the onion
-	}
+	// "Zwiebelmischung" is a mixture, not the onion (the caller reads it so).
+	mix := n > 0 && mixCompound(t, lexicons[idx.lang])
 	// A kind's word names the kind on its own only: "Fleischbällchen" are not the meat line.
 	c = slices.DeleteFunc(slices.Clone(c), func(x candidate) bool { return x.kind == kindHypernym })
 	if len(c) == 0 {
-		return nil, 0
+		return nil, 0, false
 	}
-	return c, n
+	return c, n, mix
 }
 
 func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
@@ -1730,6 +1754,12 @@ func init() {
 			m[stemWord(w, lang)] = true
 		}
 		vegetableStems[lang] = m
+		for _, w := range lx.singles[classMix] {
+			// (Not the products a line may end with: "Sojasauce" is no mixture.)
+			if st := stemWord(w, lang); st != w && !productParts[foldWordIn(w, lang)] {
+				lx.mixStems = append(lx.mixStems, st)
+			}
+		}
 	}
 }
 

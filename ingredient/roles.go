@@ -1189,5 +1189,12 @@ func mixCompound(t string, lx *lexicon) bool {
 			return true
 		}
 	}
+	// A step's word may come stemmed ("Hackfleischmasse" read "hackfleischmass"): its mixture
+	// noun then ends as the noun's stem does.
+	for _, m := range lx.mixStems {
+		if len(m) >= 4 && len(t) > len(m)+2 && strings.HasSuffix(t, m) {
+			return true
+		}
+	}
 	return false
 }
