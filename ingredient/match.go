@@ -1150,14 +1150,19 @@ func isEquipment(toks []string, i int) bool {
 func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart func([]int) []int, found []bool) {
 	season, grease, dust := false, false, false
 	inName := make([]bool, len(toks))
+	// qualifier: a word after the first of a food's name, as "salata" of "ricotta salata" (salted),
+	// which qualifies the food and salts nothing.
+	qualifier := make([]bool, len(toks))
 	for _, h := range hits {
 		for k := h.pos; k < h.end && k < len(toks); k++ {
 			inName[k] = true
+			qualifier[k] = k > h.pos
 		}
 	}
 	for i, t := range toks {
 		if lx != lexicons["en"] {
 			switch {
+			case qualifier[i]:
 			case lx.has(classPepperVerb, toks, i) && lx.has(classSaltVerb, toks, i):
 				season = true
 			case lx.has(classSeasonVerb, toks, i) && !inName[i]:
