@@ -439,6 +439,9 @@ func (v stepView) verbAt(k, limit int) (wordClass, bool) {
 	if k > 0 && v.lx.has(classExcept, v.toks, k-1) {
 		return 0, false // "ohne Rühren braten": what is left out is not the clause's verb
 	}
+	if k > 0 && nounAfter[v.toks[k-1]] && (v.lx == lexicons["es"] || v.lx == lexicons["it"] || v.lx == lexicons["pt"]) {
+		return 0, false // "corta en tiras" (strips), not "tira" (throw away): no verb follows "en"
+	}
 	for _, c := range []wordClass{classDiscard, classUse, classPrep, classMixVerb, classCook, classMove} {
 		if n := v.isVerbAt(c, k); n > 0 && k+n <= limit {
 			return c, true
@@ -1198,3 +1201,7 @@ func mixCompound(t string, lx *lexicon) bool {
 	}
 	return false
 }
+
+// nounAfter are the prepositions of Spanish, Italian and Portuguese that a noun follows and a verb
+// never does ("en tiras", "in pezzi", "em tiras"); French "en" opens a gerund ("en remuant").
+var nounAfter = setOf("en", "in", "em")
