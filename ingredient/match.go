@@ -1289,6 +1289,11 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			}
 			names = [][]string{plain}
 			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
+				if packedIn(plain) {
+					// "atún en aceite", "tonno in olio": the food packed in oil is the tuna; its
+					// name read as written would end with the oil.
+					names = names[:0]
+				}
 				names = append(names, hf)
 			}
 			if raw := normalizeIn(p.Name, lang); len(raw) > 1 && lexicons[lang].has(classFrom, raw, len(raw)-1) && p.Notes != "" {
@@ -1680,6 +1685,24 @@ func (idx *matchIndex) add(c candidate, words []string) {
 		idx.put(c, words[0]+words[1])
 		idx.first[words[0]+words[1]] = true
 	}
+}
+
+// packedIn reports whether a name of a Romance language joins its food to what it is packed or
+// kept in ("atún en aceite", "tonno in olio", "sardinhas em azeite"): one preposition "en", "in" or
+// "em", no alternatives.
+func packedIn(words []string) bool {
+	n := 0
+	for k, w := range words {
+		switch {
+		case w == sep || connectors[w]:
+			return false
+		case k > 0 && nounAfter[w]:
+			n++
+		case k > 0 && romancePrepositions[w]:
+			return false
+		}
+	}
+	return n == 1
 }
 
 // compoundAt matches, outside English, a word of a step that is a compound of a listed food: a
