@@ -44,6 +44,9 @@ type matchIndex struct {
 	// nominal holds the keys of participles used as nouns ("pelat" of "i pelati"): a step's word
 	// names the line with them only after an article.
 	nominal map[string]bool
+	// noteWords holds, outside English, the stemmed words of each line's notes ("batid" of "1 huevo
+	// batido"): a step's word after the food that only some same-name lines carry tells them apart.
+	noteWords []map[string]bool
 }
 
 // Match links ingredient lines to the instruction steps that use them. It returns
@@ -943,6 +946,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 		}
 		if bestLen > 0 && i+bestLen < len(toks) {
 			best = dropOtherForms(best, toks[i+bestLen])
+			best = idx.byNoteWord(best, toks[i+bestLen])
 		}
 		if bestLen > 0 && text.plural[i+bestLen-1] {
 			best = dropMassProducts(best)
@@ -1269,6 +1273,17 @@ var pepperWords = setOf("black", "white", "ground", "cracked", "peppercorn")
 // their stems (stemWord) and compound words are matched by their parts (see scan).
 func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 	idx := &matchIndex{keys: map[string][]candidate{}, first: map[string]bool{}, lang: lang}
+	if lang != "en" {
+		idx.noteWords = make([]map[string]bool, len(ings))
+		for i, p := range ings {
+			idx.noteWords[i] = map[string]bool{}
+			for _, w := range stemWords(normalizeIn(p.Notes, lang), lang) {
+				if w != sep && len(w) >= 4 {
+					idx.noteWords[i][w] = true
+				}
+			}
+		}
+	}
 	for i, p := range ings {
 		if p.Name == "" {
 			continue
@@ -1685,6 +1700,24 @@ func (idx *matchIndex) add(c candidate, words []string) {
 		idx.put(c, words[0]+words[1])
 		idx.first[words[0]+words[1]] = true
 	}
+}
+
+// byNoteWord keeps, of the lines a name may mean, those whose notes hold the step's next word when
+// only some do: "el huevo batido" with "1 huevo batido" and "2 huevos cocidos".
+func (idx *matchIndex) byNoteWord(cands []candidate, next string) []candidate {
+	if idx.noteWords == nil || len(cands) < 2 || len(next) < 4 {
+		return cands
+	}
+	out := cands[:0:0]
+	for _, c := range cands {
+		if idx.noteWords[c.ing][next] {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 || len(out) == len(cands) {
+		return cands
+	}
+	return out
 }
 
 // packedIn reports whether a name of a Romance language joins its food to what it is packed or
