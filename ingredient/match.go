@@ -2058,7 +2058,14 @@ func wordCount(v stepView) int {
 
 // withSameHead adds to ings the lines a plural mention's word is the head of.
 func withSameHead(ings []int, h hit) []int {
+	named := false // a line named by the word itself ("3 blancs d'œufs" for "les blancs")
 	for _, c := range h.cands {
+		named = named || c.kind > kindPartModifier && slices.Contains(ings, c.ing)
+	}
+	for _, c := range h.cands {
+		if named && c.kind == kindPartModifier {
+			continue // the egg lines the whites are a part of are not "les blancs" then
+		}
 		if c.head == h.last && !partNouns[c.head] && c.kind >= kindHead-synonymPenalty && !slices.Contains(ings, c.ing) {
 			ings = append(ings, c.ing)
 		}
