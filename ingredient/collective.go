@@ -70,6 +70,9 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 				if kind == kindVegetable && lx != lexicons["en"] && isStock(w, lx) {
 					continue // "Gemüsebrühe" is a stock, not a vegetable
 				}
+				if kind == kindVegetable && len(w) > 1 && lx.has(classProduct, w, 0) {
+					continue // "passata di pomodoro", "concentré de tomate": a product, not the vegetable
+				}
 				c.kinds[k] = append(c.kinds[k], i)
 			}
 		}
