@@ -79,6 +79,7 @@ const (
 	classGrease
 	classTin
 	classProduct
+	classPan
 	numClasses
 )
 
@@ -92,7 +93,7 @@ var classNames = map[string]wordClass{
 	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
 	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor, "particle": classParticle, "note": classNote,
 	"ending": classEnding, "undouble": classUndouble, "with": classWith, "conj": classConj,
-	"it": classIt, "them": classThem, "itend": classItEnd, "themend": classThemEnd, "return": classReturn, "applied": classApplied, "meat": kindMeat, "meatref": classMeatRef, "stock": kindStock, "place": classPlace, "grease": classGrease, "tin": classTin, "product": classProduct,
+	"it": classIt, "them": classThem, "itend": classItEnd, "themend": classThemEnd, "return": classReturn, "applied": classApplied, "meat": kindMeat, "meatref": classMeatRef, "stock": kindStock, "place": classPlace, "grease": classGrease, "tin": classTin, "product": classProduct, "pan": classPan,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.

@@ -471,7 +471,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		r.blocked, r.out = true, true
 		return r
 	}
-	if v.excessBefore(h.pos) || v.excepted(h.pos) || v.sameBefore(h.pos) {
+	if v.excessBefore(h.pos) || v.excepted(h.pos) || v.sameBefore(h.pos) || v.panOf(h.pos) {
 		r.blocked = true
 		return r
 	}

@@ -687,6 +687,19 @@ func (v stepView) sameBefore(pos int) bool {
 var sameWords = setOf("same", "mismo", "misma", "mismos", "mismas", "meme", "memes", "stesso", "stessa", "stessi",
 	"stesse", "mesmo", "mesma", "selben", "selbe", "gleichen", "zelfde", "dezelfde", "hetzelfde", "samma", "samme")
 
+// panOf reports whether the food at pos names the pan it was cooked in ("dans la sauteuse du canard",
+// "nella padella della pancetta"): the pan, and the fat left in it, not the food, is in hand.
+func (v stepView) panOf(pos int) bool {
+	k := pos - 1
+	if k >= 0 && v.lx.has(classArticle, v.toks, k) && !v.lx.has(classFrom, v.toks, k) {
+		k--
+	}
+	if k < 1 || !v.lx.has(classFrom, v.toks, k) {
+		return false
+	}
+	return v.lx.has(classPan, v.toks, k-1)
+}
+
 // afterFrom reports whether the name at pos follows "from" or "of" ("remove the skin from the
 // chicken"): the food a discard verb works on, not what it discards.
 func (v stepView) afterFrom(pos int) bool {
