@@ -881,6 +881,11 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			i++ // "Grädda" (bake) is not the grädde, though their stems meet
 			continue
 		}
+		if (idx.lang == "it" || idx.lang == "es" || idx.lang == "pt") && lexicons[idx.lang].has(classSaltVerb, raw, i) &&
+			(i == 0 || !lexicons[idx.lang].has(classArticle, raw, i-1)) {
+			i++ // "salate", "acqua salata": salting, not the "ricotta salata"
+			continue
+		}
 		if idx.lang != "en" && i > 0 && isNumber(raw[i-1]) && lexicons[idx.lang].has(classMeasure, raw, i) {
 			i++ // "175 grader" is a temperature, not the grädde
 			continue
