@@ -394,7 +394,8 @@ func (r *reader) readAmount(i int) (amount, int) {
 // not the number: "½ a lemon" × 3 is "1½ a lemon".
 func (r *reader) countedNoun(k int) *Span {
 	p := &r.p
-	if p.isWord(k, "a", "an") || !r.english() {
+	// "2 dozen clams" counts dozens: the clams stay plural at any servings.
+	if p.isWord(k, "a", "an", "dozen", "doz") || !r.english() {
 		return nil
 	}
 	var noun *Span
@@ -481,6 +482,8 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 			return ReasonName // German flour types: "Weizenmehl 405"
 		case prev.kind == tPunct && prev.text == "#":
 			return ReasonReference
+		case prev.kind == tWord && (prev.low == "gas" || prev.low == "mark" && p.isWord(i-2, "gas")):
+			return ReasonTemperature // a British oven setting: "fan/gas 4", "Gas mark 6"
 		case prev.kind == tWord && referenceWords[strings.TrimSuffix(prev.low, ".")]:
 			return ReasonReference
 		case prev.kind == tPunct && prev.text == "." && p.isWord(i-2, "no", "nr", "n"):
@@ -491,8 +494,9 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 			a.unit != nil && (isDimensionKey(a.unit.Key) || a.unit.Key == unitPiece || a.unit.Key == unitSlice))):
 			return ReasonDimension // "cut into 6 pieces", "cut into 1-inch cubes", "cut in 4"
 		case prev.kind == tWord && (prev.low == "x" || prev.low == "×") && p.tok(i-2) != nil && p.toks[i-2].kind == tNum:
-			// The second number of "9 x 13" or "2 x 400 g": a dimension or the size of each package.
-			if a.unit != nil && measureUnits[a.unit.Key] {
+			// The second number of "9 x 13" or "2 x 400 g": a dimension or the size of each package
+			// (or piece: "1 x 2.5cm piece ginger").
+			if a.unit != nil && (measureUnits[a.unit.Key] || r.piecesOfLength(*a)) {
 				return ReasonPackage
 			}
 			return ReasonDimension
@@ -519,13 +523,19 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 			p.tok(next+1) == nil || p.toks[next+1].kind == tPunct):
 			return ReasonReference // "for 4 people", "(6 servings)"; "4 portions sea bass" counts portions
 		case after.kind == tWord && (after.low == "x" || after.low == "×") && p.tok(next+1) != nil && p.toks[next+1].kind == tNum:
-			// "9 x 13 inch pan" is a dimension; "2 x 400 g tins" counts tins.
+			// "9 x 13 inch pan" is a dimension; "2 x 400 g tins" counts tins, and "1 x 2.5cm
+			// piece ginger" counts pieces of that length.
 			b, _ := r.readAmount(next + 1)
-			if b.unit == nil || !measureUnits[b.unit.Key] {
+			if b.unit == nil || !measureUnits[b.unit.Key] && !r.piecesOfLength(b) {
 				return ReasonDimension
 			}
 		case after.kind == tPunct && after.text == "-" && !after.spaceBefore && p.tok(next+1) != nil &&
 			p.toks[next+1].kind == tWord && !p.toks[next+1].spaceBefore && a.unit == nil:
+			// The number of pieces in each package between a count and the package is its size:
+			// "1 (12-count) package rolls", "2 6-pack cans".
+			if packCountWords[p.toks[next+1].low] && (r.bareCountEndsAt(i-1) || r.packageSize(a, i)) {
+				return ReasonPackage
+			}
 			return ReasonName // "5-spice", "7-grain"
 		case after.kind == tWord && a.unit == nil && nameNumberWords[after.low]:
 			return ReasonName // "Chinese 5 spice"
@@ -748,6 +758,14 @@ func (r *reader) packageItem(size *amount, i int) {
 	if count.unit != nil || count.noun != nil {
 		return
 	}
+	// "½ of a 16 oz package": the package is counted by its article, not by the amount before.
+	j := i - 1
+	for j >= 0 && p.toks[j].kind == tWord && (isSizeWord(p.toks[j].low) || descriptors[p.toks[j].low]) {
+		j--
+	}
+	if j >= 0 && p.toks[j].kind == tWord && countWords[p.toks[j].low] {
+		return
+	}
 	k := size.unitEnd
 	if open, in := r.enclosingParen(i); in {
 		k = p.closeParen(open)
@@ -787,6 +805,19 @@ func (r *reader) inchAbbrev(k int) bool {
 	}
 	w := p.tokLow(k + 1)
 	return w == "piece" || isThicknessWord(w) || cutWords[w] || panWords[w]
+}
+
+// piecesOfLength reports whether amount b is a length followed by the word for a piece of the food
+// ("2.5cm piece", "3 cm knob", "5cm stick"): the size of each of the pieces a number before it counts.
+func (r *reader) piecesOfLength(b amount) bool {
+	if b.unit == nil || !isDimensionKey(b.unit.Key) {
+		return false
+	}
+	switch lookupUnit(r.p.tokLow(b.unitEnd), false) {
+	case unitPiece, unitKnob, unitStick, unitSlice:
+		return true
+	}
+	return false
 }
 
 // bareCountEndsAt reports whether the last scaling amount is a count without a unit that ends at
@@ -943,15 +974,20 @@ func (r *reader) ofBefore(i int) int {
 // ginger root", "3\" ginger", "1/2 inch (1 cm) fresh turmeric"), else the size of a cut or a pan.
 func (r *reader) dimension(a *amount, i int) Reason {
 	p := &r.p
+	// The equivalent of a pan's or a cut's size is one too: "a 25cm (10in) tart tin".
+	if r.followsNever(i, ReasonDimension) {
+		return ReasonDimension
+	}
 	k := a.unitEnd
 	if p.isPunct(k, "-") {
 		k++
 	}
+	k = r.afterLengthEquivalent(k)
 	w := p.tokLow(k)
 	if i2 := strings.IndexByte(w, '-'); i2 > 0 {
 		w = w[:i2] // "inch-thick"
 	}
-	if isThicknessWord(w) || cutWords[w] || panWords[w] || p.isWord(k, "x", "×") {
+	if isThicknessWord(w) || cutWords[w] || panWords[w] || p.isWord(k, "x", "×") || r.panFollows(k) {
 		return ReasonDimension
 	}
 	// A length in the first amount of the line, or the equivalent of one: right after it, or
@@ -975,6 +1011,64 @@ func (r *reader) dimension(a *amount, i int) Reason {
 	}
 	return ReasonDimension
 }
+
+// afterLengthEquivalent returns the token after the equivalent of a length written after it at
+// token k, in the other system after a slash or in parentheses ("20cm/8in", "23 cm (9 inch)"), or k
+// when there is none.
+func (r *reader) afterLengthEquivalent(k int) int {
+	p := &r.p
+	open := p.isPunct(k, "(")
+	if !open && !p.isPunct(k, "/") {
+		return k
+	}
+	n := k + 1
+	if p.tok(n) == nil || p.toks[n].kind != tNum {
+		return k
+	}
+	n++
+	if p.isPunct(n, "-") && !p.toks[n].spaceBefore {
+		n++
+	}
+	if !p.isWord(n, "inch", "inches", "in", "cm", "mm", "centimeter", "centimeters", "centimetre", "centimetres") {
+		return k
+	}
+	n++
+	if p.isPunct(n, ".") && !p.toks[n].spaceBefore {
+		n++
+	}
+	if open {
+		if !p.isPunct(n, ")") {
+			return k
+		}
+		n++
+	}
+	return n
+}
+
+// panFollows reports whether the words from token k name a tin or pan after words that describe
+// it ("loose-bottomed cake tin", "deep fluted tart tin"): the length before them is the pan's size.
+func (r *reader) panFollows(k int) bool {
+	p := &r.p
+	for n := k; n < k+4 && n < len(p.toks) && p.toks[n].kind == tWord; n++ {
+		w := p.toks[n].low
+		if panNouns[w] {
+			return true
+		}
+		if !panDescribers[w] && !panWords[w] {
+			return false
+		}
+	}
+	return false
+}
+
+// panDescribers describe a tin or pan between its size and its name ("20cm loose-bottomed tin").
+var panDescribers = setOf("loose-bottomed", "loose-based", "deep", "shallow", "fluted", "non-stick", "nonstick",
+	"rectangular", "oval", "heavy-based", "ovenproof", "metal", "glass", "ceramic", "cast-iron", "sandwich",
+	"roasting", "bundt", "traybake", "swiss", "roll")
+
+// panNouns name the tin or pan itself.
+var panNouns = setOf("tin", "tins", "pan", "pans", "dish", "dishes", "tray", "trays", "mould", "moulds", "mold",
+	"molds", "ring", "skillet", "ramekin", "ramekins", "springform", "plate", "form", "case", "cases")
 
 // enclosingParen returns the token index of the "(" or "[" that encloses token i. The openers are
 // found once per line, so a line full of parentheses stays linear.
@@ -1138,6 +1232,9 @@ var panWords = setOf("pan", "pans", "dish", "tin", "skillet", "mold", "mould", "
 
 // articles after "per" make it the Italian or French "for" ("di cui 2 cucchiai per la salsa").
 var articles = setOf("la", "il", "lo", "le", "i", "gli", "l", "un", "una", "uno", "the", "a", "an", "des", "les")
+
+// packCountWords after a number and a hyphen say how many pieces a package holds ("12-count").
+var packCountWords = setOf("count", "ct", "pack", "piece", "pc")
 
 // countWords count items in words; a measure after them is the size of each ("one 15-ounce can").
 var countWords = setOf("a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",

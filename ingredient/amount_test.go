@@ -29,6 +29,9 @@ func TestReadAmountsReasons(t *testing.T) {
 		{"2 potatoes, each cut into 6 pieces", []string{"2+", "6 dimension"}},
 		{"9x13 inch pan", []string{"9x13 dimension"}},
 		{"9 x 13 inch pan", []string{"9 dimension", "13 dimension"}},
+		{"1 x 2.5cm piece ginger", []string{"1+", "2.5 package-size"}},
+		{"2 x 3 cm knobs ginger", []string{"2+", "3 package-size"}},
+		{"2 x 5 cm cubes", []string{"2 dimension", "5 dimension"}},
 		{"1 cup milk, warmed to 110°F", []string{"1+", "110°f temperature"}},
 		{"oil heated to 180 degrees", []string{"180 temperature"}},
 		{"rice, soaked for 30 minutes", []string{"30 time"}},
@@ -221,6 +224,7 @@ func FuzzReadAmounts(f *testing.F) {
 		strings.Repeat("1 (", 200), strings.Repeat("2 x ", 100), "99999999999999999999999999999999999999999 cups",
 		"1 No. 2 can", "2 #10 cans", "4 fette di circa 200 g l'una", "in vier porties van 150 g", "1 avocado",
 		"1&nbsp;cup", "&amp;&#160;&#xA0;&nbsp&;1&frac12;", "2&#189;&frac12;&#x215B;", "1&frasl;2&frasl;&frac14;", "1 &frac12;&ndash;2", "120–130°F", "1 Dose (Abtropfgewicht 285 g)",
+		"2x400g tins", "2×.5g", "1x", "3 ×× 4", "20cm/8in loose-bottomed cake tin", "25cm (10in", "fan/gas 4", "1 (12-count",
 	} {
 		f.Add(s)
 	}

@@ -93,6 +93,9 @@ func lex(s string) []token {
 		case isWordRune(r):
 			end := scanWord(s, i)
 			toks = append(toks, token{kind: tWord, text: s[i:end], low: strings.ToLower(s[i:end]), start: i, end: end})
+		case r == '×':
+			// The multiplication sign reads as the letter x does ("2 × 400g tins", "9 × 13 pan").
+			toks = append(toks, token{kind: tWord, text: s[i : i+size], low: s[i : i+size], start: i, end: i + size})
 		default:
 			toks = append(toks, token{kind: tPunct, text: s[i : i+size], low: s[i : i+size], start: i, end: i + size})
 		}
@@ -255,6 +258,13 @@ func lexNumber(s string, i int, toks []token) []token {
 	}
 
 	r, _ := runeAt(s, j)
+	if tok.kind == tNum && timesMeasure(s, j) {
+		// "2x400g tins": a count times a package's weight or volume, written without spaces, is
+		// a count, the sign and the size; "9x13" and "3x3cm" stay dimensions.
+		tok.text, tok.low, tok.end = s[start:j], s[start:j], j
+		_, size := runeAt(s, j)
+		return append(toks, tok, token{kind: tWord, text: s[j : j+size], low: strings.ToLower(s[j : j+size]), start: j, end: j + size})
+	}
 	switch {
 	case r == '%' || r == '°' || r == 'º' || ((r == 'x' || r == 'X') && j+1 < len(s) && isDigit(s[j+1])):
 		// "2%", "350°F", "9x13": keep the whole run as one word.
@@ -288,4 +298,23 @@ func lexNumber(s string, i int, toks []token) []token {
 	}
 	tok.text, tok.low, tok.end = s[start:j], strings.ToLower(s[start:j]), j
 	return append(toks, tok)
+}
+
+// timesMeasure reports whether a multiplication sign at byte j ("x", "X", "×") is followed by a
+// number glued to a unit of weight or volume: "x400g", "×7g", "x1.5kg".
+func timesMeasure(s string, j int) bool {
+	r, size := runeAt(s, j)
+	if r != 'x' && r != 'X' && r != '×' {
+		return false
+	}
+	k := j + size
+	digits := k
+	for k < len(s) && (isDigit(s[k]) || s[k] == '.' && k+1 < len(s) && isDigit(s[k+1])) {
+		k++
+	}
+	if k == digits || !isDigit(s[digits]) {
+		return false
+	}
+	end := scanWord(s, k)
+	return end > k && measureUnits[lookupUnit(s[k:end], true)]
 }

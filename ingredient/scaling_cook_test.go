@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// cookCases is testdata/scaling/cook.json: lines with the text a cook expects after scaling, written
-// by hand from the issues' rules (what the client's formatting and the reader's word forms must give
-// together). The client's Vitest test (scaling.cook.test.ts) compares its output with them.
+// cookCases is a cook set of testdata/scaling (cook.json, cook2.json): lines with the text a cook
+// expects after scaling, written by hand from the issues' rules (what the client's formatting and the
+// reader's word forms must give together). The client's Vitest test (scaling.cook.test.ts) compares
+// its output with them.
 type cookCases struct {
 	Cases []struct {
 		Rule   string            `json:"rule"`
@@ -23,11 +24,22 @@ type cookCases struct {
 // factorKey is how a factor is written in the test files: "2", "1/2", "4/3".
 var factorKey = regexp.MustCompile(`^[1-9][0-9]*(/[1-9][0-9]*)?$`)
 
-// TestCookVectors keeps testdata/scaling/cook.golden.jsonl, the reader's output for the lines of
-// cook.json (the input of the client's test), and checks that each case is well formed.
+// cookSets are the blind cook sets, each kept with the reader's output for its lines (<name>.golden.jsonl).
+// Sets are kept apart so each one's pass rate is reported on its own: each was written before the
+// code ran on it.
+var cookSets = []string{"cook", "cook2"}
+
+// TestCookVectors keeps testdata/scaling/<set>.golden.jsonl, the reader's output for the lines of each
+// cook set (the input of the client's test), and checks that each case is well formed.
 func TestCookVectors(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile(filepath.Join("testdata", "scaling", "cook.json"))
+	for _, set := range cookSets {
+		t.Run(set, func(t *testing.T) { cookSet(t, set) })
+	}
+}
+
+func cookSet(t *testing.T, set string) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "scaling", set+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,5 +60,5 @@ func TestCookVectors(t *testing.T) {
 		}
 		lines[i], recipes[i] = c.Line, c.Recipe
 	}
-	readingsGolden(t, lines, recipes, "cook.golden.jsonl")
+	readingsGolden(t, lines, recipes, set+".golden.jsonl")
 }

@@ -24,8 +24,8 @@ var englishWordsFile string
 
 // englishWord is one entry of data/english_words.txt (its flags are described there).
 type englishWord struct {
-	one, other    string
-	portion, also bool
+	one, other            string
+	portion, also, abbrev bool
 }
 
 // englishWords maps both forms of each word, lower case, to its entry.
@@ -47,7 +47,7 @@ func loadEnglishWords(text string) (map[string]englishWord, error) {
 			continue
 		}
 		if len(f) < 2 || f[0] == f[1] {
-			return nil, fmt.Errorf("data/english_words.txt:%d: want \"one other [portion] [also]\"", n)
+			return nil, fmt.Errorf("data/english_words.txt:%d: want \"one other [portion] [also] [abbrev]\"", n)
 		}
 		w := englishWord{one: f[0], other: f[1]}
 		for _, flag := range f[2:] {
@@ -56,6 +56,8 @@ func loadEnglishWords(text string) (map[string]englishWord, error) {
 				w.portion = true
 			case "also":
 				w.also = true
+			case "abbrev":
+				w.abbrev = true
 			default:
 				return nil, fmt.Errorf("data/english_words.txt:%d: unknown flag %q", n, flag)
 			}
@@ -70,10 +72,13 @@ func loadEnglishWords(text string) (map[string]englishWord, error) {
 
 // EnglishForms returns the two forms of an English unit or counted noun in the case word is
 // written in ("Cups" → "Cup", "Cups"), or ok false for a word with one form or not in the table.
-// A word other languages spell the same ("litre", "sachet") has them only in an English line.
+// A word other languages spell the same ("litre", "sachet") has them only in an English line. An
+// abbreviation whose singular serves any number ("2 lb") has them only where written in the plural:
+// "lb" stays "lb" at any number, "lbs" becomes "lb" at one or less.
 func EnglishForms(word string, englishLine bool) (one, other string, ok bool) {
-	w, ok := englishWords[strings.ToLower(word)]
-	if !ok || w.also && !englishLine {
+	lower := strings.ToLower(word)
+	w, ok := englishWords[lower]
+	if !ok || w.also && !englishLine || w.abbrev && lower == w.one {
 		return "", "", false
 	}
 	return inCaseOf(word, w.one), inCaseOf(word, w.other), true

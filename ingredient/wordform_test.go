@@ -30,7 +30,7 @@ func TestCountedWord(t *testing.T) {
 }
 
 // TestEnglishForms: both forms in the case written; a word other languages spell the same only in an
-// English line; abbreviations and unknown words have none.
+// English line; abbreviations and unknown words have none, but for a plural abbreviation ("lbs").
 func TestEnglishForms(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -47,6 +47,9 @@ func TestEnglishForms(t *testing.T) {
 		{"Liter", false, ""},
 		{"sachets", true, "sachet/sachets"},
 		{"tsp", true, ""},
+		{"lbs", true, "lb/lbs"},
+		{"LBS", true, "LB/LBS"},
+		{"lb", true, ""},
 		{"gram", true, ""},
 		{"zucchini", true, ""},
 	} {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flattenSteps, ingredientsByStep, recipeToInput, scaledAt } from './recipe';
+import { flattenSteps, ingredientsByStep, recipeToInput, scaledAt, servesText } from './recipe';
 import type { Recipe } from './api';
 import { fromDrafts, moveItem, moveSection, toDrafts, type SectionDraft } from '../components/SectionsEditor';
 
@@ -72,6 +72,23 @@ describe('scaledAt', () => {
   it('takes the chosen number as the factor when the recipe states no servings', () => {
     expect(scaledAt(null, 2)(flour)).toBe('4 cups flour');
     expect(scaledAt(null, 0)(flour)).toBe('2 cups flour');
+  });
+});
+
+describe('servesText', () => {
+  // The page states the servings its lines are written for; the recipe's own follow when scaled.
+  it('states the recipe\'s servings when not scaled', () => {
+    expect(servesText(4, 4)).toBe('4');
+    expect(servesText(12, 12)).toBe('12');
+  });
+  it('states the chosen servings and the recipe\'s own when scaled', () => {
+    expect(servesText(4, 2)).toBe('2 (scaled from 4)');
+    expect(servesText(4, 1)).toBe('1 (scaled from 4)');
+    expect(servesText(12, 30)).toBe('30 (scaled from 12)');
+  });
+  it('states nothing when the recipe states no servings (the control is a multiplier then)', () => {
+    expect(servesText(null, 2)).toBeNull();
+    expect(servesText(0, 1)).toBeNull();
   });
 });
 

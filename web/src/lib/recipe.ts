@@ -39,6 +39,16 @@ export function scaledAt(base: number | null, servings: number): ScaledLine {
 }
 
 /**
+ * What the recipe page states under "Serves": the servings its lines are written for, so the page (and
+ * its print, where the servings buttons are hidden) never says one number while the lines are scaled
+ * to another; the recipe's own servings follow when they differ. Null when the recipe states none.
+ */
+export function servesText(base: number | null, servings: number): string | null {
+  if (base == null || base <= 0) return null;
+  return servings === base ? String(base) : `${servings} (scaled from ${base})`;
+}
+
+/**
  * The servings chosen in the URL (?servings=), else the recipe's own (or factor 1), their setter, and
  * the lines written at them (scaledAt).
  */

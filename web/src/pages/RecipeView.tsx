@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, errorMessage, type Recipe, type Share, type Visibility } from '../lib/api';
-import { recipeToInput, useServings } from '../lib/recipe';
+import { recipeToInput, servesText, useServings } from '../lib/recipe';
 import { useAuth } from '../lib/auth';
 import { formatMinutes, recipeHeroSizes, sentence } from '../lib/format';
 import type { RecipeRead } from '../lib/catalog';
@@ -62,10 +62,10 @@ export default function RecipeView() {
                 </div>
               ) : null,
             )}
-            {recipe.servings ? (
+            {servesText(recipe.servings, servings) ? (
               <div>
                 <dt>Serves</dt>
-                <dd>{recipe.servings}</dd>
+                <dd data-testid="recipe-serves">{servesText(recipe.servings, servings)}</dd>
               </div>
             ) : null}
           </dl>
