@@ -113,13 +113,17 @@ func nodeText(n *html.Node) string {
 	rec = func(n *html.Node) {
 		switch n.Type {
 		case html.TextNode:
+			data := n.Data
+			if n.PrevSibling != nil && n.PrevSibling.Type == html.ElementNode {
+				data = layoutBeforeComma(data)
+			}
 			// Line breaks in the source are spaces on screen.
 			b.WriteString(strings.Map(func(r rune) rune {
 				if r == '\n' || r == '\r' {
 					return ' '
 				}
 				return r
-			}, n.Data))
+			}, data))
 			return
 		case html.ElementNode:
 			if skipAtoms[n.DataAtom] || hiddenElement(n) {
@@ -157,6 +161,18 @@ func nodeText(n *html.Node) string {
 	}
 	rec(n)
 	return b.String()
+}
+
+// layoutBeforeComma drops the source's layout (a line break or tab, with
+// the indentation around it) between an element and the comma of the text
+// after it ("<span>Tortillas</span>\n\t\t, (wheat)"): the author wrote
+// "Tortillas, (wheat)" and indented the markup.
+func layoutBeforeComma(s string) string {
+	t := strings.TrimLeft(s, " \t\r\n")
+	if strings.HasPrefix(t, ",") && strings.ContainsAny(s[:len(s)-len(t)], "\t\r\n") {
+		return t
+	}
+	return s
 }
 
 // cellLike are the inline elements pages use as cells of a line (amount,

@@ -83,6 +83,7 @@ func FuzzSplitSteps(f *testing.F) {
 	f.Add("Нарезать лук.Обжарить его. Serves 4")
 	f.Add("U.S.A. style.Done")
 	f.Add("1. Mix.2. Bake.\nServes 4-6.")
+	f.Add("Voorbereiden: Zet klaar.Bak de zalm. Bereiden: Maak de saus.")
 	f.Fuzz(func(t *testing.T, s string) {
 		if !utf8.ValidString(s) {
 			return
@@ -92,6 +93,19 @@ func FuzzSplitSteps(f *testing.F) {
 			if strip(joined) != strip(s) {
 				t.Fatalf("splitGluedSentences(%q) = %q lost or added text", s, parts)
 			}
+		}
+		// The labelled parts of a one-paragraph method hold all of its
+		// text: each part's name and colon, then its steps.
+		if parts := methodParts(s); parts[0].name != "" {
+			var b strings.Builder
+			for _, p := range parts {
+				b.WriteString(p.name + ":" + p.text)
+			}
+			if strip(b.String()) != strip(oneLine(s)) {
+				t.Fatalf("methodParts(%q) = %q lost or added text", s, parts)
+			}
+		} else if len(parts) != 1 || parts[0].text != s {
+			t.Fatalf("methodParts(%q) = %q, want the text whole", s, parts)
 		}
 		steps := splitSteps(s)
 		for _, st := range steps {

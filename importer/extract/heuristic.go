@@ -130,7 +130,7 @@ func pageBlocks(root *html.Node) []block {
 					out = append(out, block{kind: 'h', level: 7, text: strings.TrimRight(t, ": "), node: e})
 				}
 			case e.DataAtom == atom.Li:
-				if t := strings.Join(cleanLines(nodeText(e)), " "); t != "" {
+				if t := itemText(e); t != "" {
 					out = append(out, block{kind: 'i', text: t, node: e})
 				}
 			case e.DataAtom == atom.Tr:
@@ -286,11 +286,7 @@ func heuristic(p *page) Recipe {
 	})
 	try(func() {
 		if countItems(r.InstructionSections) == 0 {
-			for _, w := range []string{"instruction", "direction", "method", "preparation", "steps"} {
-				if r.InstructionSections = byClass(body, w, true); countItems(r.InstructionSections) > 0 {
-					break
-				}
-			}
+			r.InstructionSections = methodByClass(body)
 		}
 	})
 	try(func() {
@@ -595,6 +591,36 @@ loop:
 	return items.sections(), n
 }
 
+// methodClassWords name a method in the classes pages give its list.
+var methodClassWords = []string{"instruction", "direction", "method", "preparation", "steps"}
+
+// methodByClass reads the method from the first element whose class names
+// it (see methodClassWords), for pages whose method heading is not one the
+// heuristic knows ("So wird es gemacht:").
+func methodByClass(body *html.Node) []Section {
+	for _, w := range methodClassWords {
+		if s := byClass(body, w, true); countItems(s) > 0 {
+			return s
+		}
+	}
+	return nil
+}
+
+// laterParts reads the elements after n, under the same parent and with
+// the same class, as further parts of the same list: a recipe in parts
+// (the dish, its sauce, its topping) writes one list of each kind per
+// part, the parts' lists alternating.
+func laterParts(n *html.Node, instructions bool) []Section {
+	cls := attr(n, "class")
+	var out []Section
+	for s := n.NextSibling; s != nil; s = s.NextSibling {
+		if s.Type == html.ElementNode && s.DataAtom == n.DataAtom && attr(s, "class") == cls && !hiddenElement(s) {
+			out = append(out, readGroups(s, instructions)...)
+		}
+	}
+	return out
+}
+
 // ingredientsFollow reports whether the lines after a heading read like
 // ingredients (so the heading names a group of them).
 func ingredientsFollow(blocks []block) bool {
@@ -631,7 +657,7 @@ func byClass(body *html.Node, word string, instructions bool) []Section {
 			// ingredient lines: an "ingredients-intro" of prose is not
 			// the list.
 			if s := readGroups(n, instructions); countItems(s) > 0 && (lists || instructions || mostlyIngredients(flatten(s))) {
-				out = s
+				out = append(s, laterParts(n, instructions)...)
 				return false
 			}
 		}
@@ -801,7 +827,7 @@ func servingsFromControls(body *html.Node) *int {
 // fieldIsServings reports a short label that names servings ("Serves:",
 // "Pour … personnes"); the prepositions alone do not.
 func fieldIsServings(label string) bool {
-	label = strings.Join(cleanLines(label), " ")
+	label = oneLine(label)
 	return len(label) <= 60 && servingsWord.MatchString(label)
 }
 

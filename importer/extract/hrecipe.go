@@ -146,7 +146,7 @@ func hIngredientText(n *html.Node) string {
 	if len(parts) >= 2 {
 		return strings.Join(parts, " ")
 	}
-	return strings.Join(cleanLines(nodeText(n)), " ")
+	return oneLine(nodeText(n))
 }
 
 // hInstructions returns the steps as a list when the element holds list
@@ -156,7 +156,7 @@ func hInstructions(n *html.Node) any {
 	if len(items) > 1 {
 		var steps []any
 		for _, it := range items {
-			if t := strings.Join(cleanLines(nodeText(it)), " "); t != "" {
+			if t := oneLine(nodeText(it)); t != "" {
 				steps = append(steps, t)
 			}
 		}

@@ -152,8 +152,12 @@ func (p *page) completeMethod(r Recipe) []Section {
 	if len(have) == 0 || len(have) > maxCutShortSteps {
 		return nil
 	}
-	_, blocks := p.pageBlocks()
-	secs := withoutMethodNoise(sectionUnder(blocks, instructionWords, ingredientWords, true), r.IngredientSections)
+	body, blocks := p.pageBlocks()
+	shown := sectionUnder(blocks, instructionWords, ingredientWords, true)
+	if countItems(shown) <= len(have) && body != nil {
+		shown = methodByClass(body)
+	}
+	secs := withoutMethodNoise(shown, r.IngredientSections)
 	lines := flatten(secs)
 	if len(lines) <= len(have) {
 		return nil

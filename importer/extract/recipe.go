@@ -231,8 +231,9 @@ func (p *page) extract() Recipe {
 	}
 
 	// hRecipe, the microformat of older recipe blogs, ranks after
-	// schema.org data.
-	if bytes.Contains(p.lower, []byte("hrecipe")) || bytes.Contains(p.lower, []byte("h-recipe")) {
+	// schema.org data. The DOM is built for it only when a tag has the
+	// class: the bare words are in many addresses ("fresh-recipe").
+	if classTagStart(p.lower, "hrecipe", 0) >= 0 || classTagStart(p.lower, "h-recipe", 0) >= 0 {
 		if n := p.bestNode(hRecipes(p.document())); n != nil {
 			cands = append(cands, fromSchema(n, nil, p.base))
 		}
@@ -369,8 +370,10 @@ func (p *page) repairIngredients(r *Recipe, plug Recipe) {
 }
 
 // listGoesOn is a cheap look, without building the DOM, for a list on the
-// page that goes on after the line last: the line's text followed, in the
-// same list, by another list item.
+// page that goes on after the line last: the line is the whole text of a
+// list item (only tags and spaces around it) and the next item follows.
+// Matching the line anywhere (inside a step, a note or script data) would
+// build the DOM for half the pages only to find no such list.
 func (p *page) listGoesOn(last string) bool {
 	w := []byte(last)
 	if len(w) < 3 {
@@ -381,12 +384,57 @@ func (p *page) listGoesOn(last string) bool {
 		if k < 0 {
 			return false
 		}
-		i += k + len(w)
-		after := p.lower[i:min(i+600, len(p.lower))]
-		li := bytes.Index(after, []byte("<li"))
-		if li >= 0 && !bytes.Contains(after[:li], []byte("</ul")) && !bytes.Contains(after[:li], []byte("</ol")) {
+		start := i + k
+		i = start + len(w)
+		if itemOpens(p.lower[max(0, start-600):start]) && nextItemFollows(p.lower[i:min(i+600, len(p.lower))]) {
 			return true
 		}
+	}
+}
+
+// itemOpens reports whether before, the page right before a line's text,
+// opens a list item with nothing but opening tags and spaces after it.
+func itemOpens(before []byte) bool {
+	for {
+		before = bytes.TrimRight(before, " \t\r\n")
+		if len(before) == 0 || before[len(before)-1] != '>' {
+			return false
+		}
+		lt := bytes.LastIndexByte(before, '<')
+		if lt < 0 {
+			return false
+		}
+		tag := before[lt:]
+		switch {
+		case bytes.HasPrefix(tag, []byte("<li")) && (len(tag) == 3 || !isLetter(tag[3])):
+			return true
+		case bytes.HasPrefix(tag, []byte("</")):
+			return false
+		}
+		before = before[:lt]
+	}
+}
+
+// nextItemFollows reports whether after, the page right after a line's
+// text, closes the list item the text stands in and opens the next one,
+// with nothing but closing tags and spaces in between.
+func nextItemFollows(after []byte) bool {
+	closed := false
+	for {
+		after = bytes.TrimLeft(after, " \t\r\n")
+		switch {
+		case bytes.HasPrefix(after, []byte("</li")):
+			closed = true
+		case bytes.HasPrefix(after, []byte("<li")) && len(after) > 3 && !isLetter(after[3]):
+			return closed
+		case !bytes.HasPrefix(after, []byte("</")):
+			return false
+		}
+		end := bytes.IndexByte(after, '>')
+		if end < 0 {
+			return false
+		}
+		after = after[end+1:]
 	}
 }
 

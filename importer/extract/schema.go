@@ -379,8 +379,13 @@ func instructionSections(v any, g *graph) []Section {
 		}
 	}
 	if s, ok := v.(string); ok {
-		for _, step := range splitSteps(s) {
-			b.item(step)
+		for _, part := range methodParts(s) {
+			if part.name != "" {
+				b.section(part.name)
+			}
+			for _, step := range splitSteps(part.text) {
+				b.item(step)
+			}
 		}
 		return b.sections()
 	}
@@ -392,9 +397,7 @@ func instructionSections(v any, g *graph) []Section {
 		v = g.deref(v)
 		switch v := v.(type) {
 		case string:
-			for _, line := range cleanLines(v) {
-				b.item(line)
-			}
+			b.item(oneLine(v))
 		case []any:
 			for _, e := range v {
 				add(e, depth+1)

@@ -3,6 +3,7 @@ package extract
 import (
 	"html"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -28,6 +29,30 @@ func cleanLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// oneLine is cleanLines joined into one line (a step or an item the page
+// breaks over several lines).
+func oneLine(s string) string {
+	return joinLines(cleanLines(s))
+}
+
+// joinLines joins lines with a space, except between two letters of a
+// script written without spaces ("搅拌融化" + "奶油奶酪"): there a line
+// break is only where the text wrapped, and a space would split a word.
+func joinLines(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			last, _ := utf8.DecodeLastRuneInString(lines[i-1])
+			first, _ := utf8.DecodeRuneInString(l)
+			if !unspacedScript(last) || !unspacedScript(first) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 // decodeAndStrip alternates entity decoding and tag removal until neither
@@ -282,7 +307,7 @@ func splitSteps(s string) []string {
 	}
 	// Numbered steps run together, or broken across lines at other places
 	// than the numbers: the numbers decide.
-	joined := strings.Join(lines, " ")
+	joined := joinLines(lines)
 	if parts := splitLabelled(joined); len(parts) > len(lines) {
 		return parts
 	}
@@ -296,6 +321,56 @@ func splitSteps(s string) []string {
 	}
 	return stripStepNumbers(lines)
 }
+
+// methodPart is one named part of a method written as one text.
+type methodPart struct{ name, text string }
+
+// partLabel is a part's name written into a method's text: one to three
+// words, the first capitalized, and a colon, at the start or after a
+// sentence end ("Voorbereiden: Zet ... Bereiden: Maak ...").
+var partLabel = regexp.MustCompile(`(?:^|[.!?]\s*)(\p{Lu}[\p{L}'’-]*(?: [\p{L}'’-]+){0,2}):\s`)
+
+// methodParts divides a method written as one paragraph into the parts
+// its labels name, when the paragraph opens with one: the label names the
+// part (a section), it is not the first words of a step. A method that
+// does not open with a label is one part, as is one in several lines
+// (splitSteps reads those); labels that tell a tip or a note name no part.
+func methodParts(raw string) []methodPart {
+	whole := []methodPart{{text: raw}}
+	lines := cleanLines(raw)
+	if len(lines) != 1 {
+		return whole
+	}
+	s := lines[0]
+	ms := partLabel.FindAllStringSubmatchIndex(s, -1)
+	if len(ms) == 0 || ms[0][2] != 0 {
+		return whole
+	}
+	var out []methodPart
+	for k, m := range ms {
+		name := s[m[2]:m[3]]
+		if noteLabel(name) {
+			return whole
+		}
+		end := len(s)
+		if k+1 < len(ms) {
+			end = ms[k+1][2]
+		}
+		out = append(out, methodPart{name: name, text: strings.TrimSpace(s[m[1]:end])})
+	}
+	return out
+}
+
+// noteLabel reports a label that introduces a tip or a note, not a part
+// of the method.
+func noteLabel(name string) bool {
+	first, _, _ := strings.Cut(name, " ")
+	first = strings.ToLower(first)
+	return slices.Contains(tipWords, first) || slices.Contains(noteWords, first)
+}
+
+// noteWords start a note in the corpus's languages.
+var noteWords = []string{"note", "notes", "nota", "notiz", "hinweis", "remarque", "opmerking", "uwaga", "poznámka"}
 
 // splitGluedSentences splits a block where steps were joined without a
 // space, as happens when a site strips the <li> tags out of its list
@@ -539,7 +614,10 @@ func fixMojibake(s string) string {
 }
 
 // tidyLine removes what is decoration rather than text from an ingredient
-// or step line: a leading bullet or checkbox, and spaces before commas.
+// or step line: a leading bullet or checkbox. A space the text itself
+// writes before a comma ("tomatoes , onions") stays: the line is kept as
+// the page writes it (the source's layout before a comma is dropped where
+// the DOM is read, in nodeText).
 func tidyLine(s string) string {
 	for {
 		r, n := utf8.DecodeRuneInString(s)
@@ -551,9 +629,6 @@ func tidyLine(s string) string {
 			break // "-5 °C" or "*optional" are text
 		}
 		s = strings.TrimLeft(rest, " ")
-	}
-	if strings.Contains(s, " ,") {
-		s = strings.ReplaceAll(s, " ,", ",")
 	}
 	if strings.Contains(s, ".0") || strings.Contains(s, ",0") {
 		// "500.0 g" is how a program prints a whole number; people write
