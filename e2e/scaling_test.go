@@ -16,7 +16,8 @@ import (
 // TestScaledServingsReadTheSame scales a recipe with an equivalent measure
 // and a package size, and reads its ingredient lines on the recipe page, in
 // cooking mode and as printed: the three show the same text, the
-// millilitres scale with the cup, and the can's size does not.
+// millilitres scale with the cup, the can's size does not, and the page's
+// Serves says how many servings the lines are for, on screen and in print.
 func TestScaledServingsReadTheSame(t *testing.T) {
 	requirements(t)
 	svc := startService(t)
@@ -75,6 +76,10 @@ func TestScaledServingsReadTheSame(t *testing.T) {
 			}
 			b.wait("the scaled lines", fmt.Sprintf(`JSON.stringify([...document.querySelectorAll('[data-testid=ingredient-line]')].map(e => e.innerText.trim())) === %s`, js(mustJSON(tc.want))))
 			page := b.texts("ingredient-line")
+			serves := fmt.Sprintf("%d (scaled from 2)", tc.servings)
+			if got := b.texts("recipe-serves"); !slices.Equal(got, []string{serves}) {
+				b.fail("Serves reads %q above lines scaled to %d servings, want %q", got, tc.servings, serves)
+			}
 
 			// Printed: the same lines under print media, without the app around them.
 			b.run("emulate print media", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
@@ -85,6 +90,10 @@ func TestScaledServingsReadTheSame(t *testing.T) {
 			printed := b.texts("ingredient-line")
 			if v := eval[string](b, `(() => { const e = document.querySelector('[data-testid=servings-input]'); return e.getClientRects().length > 0 ? e.value : 'hidden'; })()`); v != fmt.Sprint(tc.servings) {
 				b.fail("printed servings %q, want %d", v, tc.servings)
+			}
+			// Printed without the servings control, the page still says how many the lines are for.
+			if v := eval[string](b, `document.querySelector('[data-testid=recipe-serves]').innerText.trim()`); v != serves {
+				b.fail("printed Serves %q, want %q", v, serves)
 			}
 			if eval[bool](b, `document.querySelector('[data-testid=servings-increase]').getClientRects().length > 0`) {
 				b.fail("the servings buttons are printed")

@@ -70,6 +70,9 @@ func newCollectives(ings []Parsed, sections []string, si *sectionIndex, lx *lexi
 				if kind == kindVegetable && lx != lexicons["en"] && isStock(w, lx) {
 					continue // "Gemüsebrühe" is a stock, not a vegetable
 				}
+				if kind == kindVegetable && len(w) > 1 && lx.has(classProduct, w, 0) {
+					continue // "passata di pomodoro", "concentré de tomate": a product, not the vegetable
+				}
 				c.kinds[k] = append(c.kinds[k], i)
 			}
 		}
@@ -221,6 +224,13 @@ func (c *collectives) at(v stepView, k, stepSec int) ([]int, int) {
 		return c.resolve(v, qual, after, stepSec), n
 	}
 	if sec, n := c.sectionAt(v, k); n > 0 {
+		if n == 1 && lx.has(classVegRef, toks, k) {
+			// "das Gemüse" with a section "Für das Gemüse" that also lists the oil and the sesame:
+			// the vegetables of that section.
+			if veg := intersect(c.secs.lines[sec], c.kinds[1]); len(veg) > 0 {
+				return veg, n
+			}
+		}
 		return c.secs.lines[sec], n
 	}
 	if toks[k] == "everything" && k+1 < len(toks) && lx.has(classExcept, toks, k+1) {
@@ -539,4 +549,15 @@ func onlyKinds(h hit) bool {
 		}
 	}
 	return true
+}
+
+// intersect returns the lines of a that are also in b, in a's order.
+func intersect(a, b []int) []int {
+	var out []int
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }

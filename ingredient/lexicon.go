@@ -76,6 +76,10 @@ const (
 	classMeatRef
 	kindStock
 	classPlace
+	classGrease
+	classTin
+	classProduct
+	classPan
 	numClasses
 )
 
@@ -89,7 +93,7 @@ var classNames = map[string]wordClass{
 	"excess": classExcess, "measure": classMeasure, "group": classGroup, "prep": classPrep, "cook": classCook, "purpose": classPurpose, "back": classBack, "serve": classServe, "except": classExcept, "servegroup": classServeGroup, "cut": classCut, "salt": kindSalt, "pepper": kindPepper,
 	"seasonverb": classSeasonVerb, "saltverb": classSaltVerb, "pepperverb": classPepperVerb, "from": classFrom, "descriptor": classDescriptor, "particle": classParticle, "note": classNote,
 	"ending": classEnding, "undouble": classUndouble, "with": classWith, "conj": classConj,
-	"it": classIt, "them": classThem, "itend": classItEnd, "themend": classThemEnd, "return": classReturn, "applied": classApplied, "meat": kindMeat, "meatref": classMeatRef, "stock": kindStock, "place": classPlace,
+	"it": classIt, "them": classThem, "itend": classItEnd, "themend": classThemEnd, "return": classReturn, "applied": classApplied, "meat": kindMeat, "meatref": classMeatRef, "stock": kindStock, "place": classPlace, "grease": classGrease, "tin": classTin, "product": classProduct, "pan": classPan,
 }
 
 // lexPhrase is one entry: its folded words; prefix when the last word matches any word it starts.
@@ -112,6 +116,9 @@ type lexicon struct {
 	// appliedFolded holds the same words folded as step words are, so only those words are read
 	// as written.
 	appliedFolded map[string]bool
+	// mixStems are the stems of the one-word mixture nouns that differ from them ("mass" of
+	// "masse"), as a stemmed step word ends (set once the stems are known, in match.go).
+	mixStems []string
 }
 
 // lexicons by language code ("en", "es", ...).

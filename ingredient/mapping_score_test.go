@@ -26,7 +26,8 @@ func heldOut(name string) bool {
 // with short methods, collectives, pronouns and names shorter than the line, "blind f" the fifth
 // (files f<NN>_*.json), all English in the long styles of food blogs and of US, UK, Australian and
 // Indian-English sites, and "blind g" a sixth, twelve more English recipes written after the fifth
-// batch's rules, to see how those rules carry over. They are scored
+// batch's rules, to see how those rules carry over, and "blind h" a seventh (files h<NN>_*.json), thirty
+// recipes in nine languages other than English, written in the styles of their home-cooking sites. They are scored
 // apart from the development and held-out parts, so their figures stay an estimate of how the matcher
 // does on recipes it was not tuned on.
 func blindBatch(name string) string {
@@ -43,6 +44,8 @@ func blindBatch(name string) string {
 		return "blind f"
 	case len(name) > 1 && name[0] == 'g' && name[1] >= '0' && name[1] <= '9':
 		return "blind g"
+	case len(name) > 1 && name[0] == 'h' && name[1] >= '0' && name[1] <= '9':
+		return "blind h"
 	}
 	return ""
 }
@@ -137,8 +140,10 @@ func (s *score) add(o score) {
 	s.fn += o.fn
 }
 
-// Regression floors of the labeled set (testdata/mapping, rules in its README). On its 316 recipes
-// the matcher reaches precision 0.962, recall 0.950, F1 0.956 (on the 304 before the sixth blind
+// Regression floors of the labeled set (testdata/mapping, rules in its README). On its 346 recipes
+// the matcher reaches precision 0.964, recall 0.953, F1 0.958 (0.961, 0.947, 0.954 before the rules of
+// the seventh blind batch; on the 316 before that batch 0.962, 0.950, 0.956, and 0.962, 0.951, 0.957
+// with its rules; on the 304 before the sixth blind
 // batch 0.961, 0.949, 0.955; 0.957, 0.943, 0.950 before the rules
 // of the fifth blind batch; on the 273 before that batch 0.956, 0.943, 0.950; 0.952, 0.934, 0.943 before the rules
 // of the fourth blind batch; on the 246 before that batch 0.952, 0.940, 0.946; 0.947, 0.934, 0.941 before the rules
@@ -171,7 +176,7 @@ func TestMappingSet(t *testing.T) {
 		explain = t.Logf
 	}
 	var dev, held, all score
-	batches := []string{"blind", "blind c", "blind d", "blind e", "blind f", "blind g"}
+	batches := []string{"blind", "blind c", "blind d", "blind e", "blind f", "blind g", "blind h"}
 	unseen := map[string]*score{}
 	// Each blind batch is also scored per language, since the languages other than English are where
 	// the matcher has had the fewest recipes to learn from.

@@ -44,6 +44,9 @@ type matchIndex struct {
 	// nominal holds the keys of participles used as nouns ("pelat" of "i pelati"): a step's word
 	// names the line with them only after an article.
 	nominal map[string]bool
+	// noteWords holds, outside English, the stemmed words of each line's notes ("batid" of "1 huevo
+	// batido"): a step's word after the food that only some same-name lines carry tells them apart.
+	noteWords []map[string]bool
 }
 
 // Match links ingredient lines to the instruction steps that use them. It returns
@@ -203,6 +206,23 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			// after it stands for: the tin is.
 			noUse[hi] = r.blocked && !r.out || r.applied
 			ings, kind := resolve(h, named, ingredients, sections, step.Text[:h.start])
+			if h.mix && (len(ings) != 1 || !st.aloneLast(ings[0])) {
+				// "die Zwiebelmasse" of onions cooked with the bacon is the mixture; "Kartoffelmasse"
+				// of potatoes last worked on alone (grated, squeezed) is the potatoes (a mixture of
+				// one line).
+				r = mentionRole{blocked: true}
+			}
+			if len(ings) == 1 && !r.applied {
+				// "Kneed bakmeel, boter …" with "roomboter" for the dough and "boter voor het
+				// invetten": the line given to the tin is not what goes into the dish.
+				cands := h.cands
+				if h.end == h.pos+1 {
+					// (A compound line, "koude roomboter", is no candidate of a plain word that
+					// names another line in full.)
+					cands = append(slices.Clone(cands), idx.compound[stemWord(view.toks[h.pos], lang)]...)
+				}
+				ings = besidesTheTin(ings, cands, st.notes, lx)
+			}
 			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
 				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt
 				// (kosher, sea, fine) does not make it another food, so the step's part decides, as
@@ -251,12 +271,12 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 		}
 		for _, p := range ambiguous {
 			var ings []int
-			if extra := listedForExtra(p.ings, st.notes); p.r.applied && len(extra) < len(p.ings) {
+			if extra := listedForExtra(p.ings, st.notes, lx); p.r.applied && len(extra) < len(p.ings) {
 				// "Dust with icing sugar", "butter the tins": the line listed for dusting or with some
 				// to spare for the tin, whatever part of the recipe the step's other foods are of.
 				ings = extra
 			} else {
-				ings = secs.pick(forTheDish(p.ings, st.notes), s, view, hits[s], anchors)
+				ings = secs.pick(forTheDish(p.ings, st.notes, lx), s, view, hits[s], anchors)
 			}
 			if p.r.move && !p.r.reuse {
 				// "Remove the cinnamon" with a cinnamon stick in the pot and ground cinnamon for
@@ -267,7 +287,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 			ings = nearest(ings, anchors)
 			if p.r.applied {
-				ings = listedForExtra(ings, st.notes)
+				ings = listedForExtra(ings, st.notes, lx)
 			}
 			hitIngs[p.hit] = ings
 			for _, ing := range ings {
@@ -377,6 +397,21 @@ type dishState struct {
 	portioned []bool
 }
 
+// aloneLast reports whether the last step that linked ing linked no other line: what it made is
+// that line alone.
+func (st *dishState) aloneLast(ing int) bool {
+	last := st.lastStep[ing]
+	if last < 0 {
+		return true
+	}
+	for j, s := range st.lastStep {
+		if j != ing && s == last {
+			return false
+		}
+	}
+	return true
+}
+
 // mark records how a mention that links ing worked on it.
 func (st *dishState) mark(ing int, r mentionRole) {
 	// Greasing the tin or flouring the board puts none of the line in the dish.
@@ -436,7 +471,7 @@ func readRole(v stepView, h hit, hitEnd []int) mentionRole {
 		r.blocked, r.out = true, true
 		return r
 	}
-	if v.excessBefore(h.pos) || v.excepted(h.pos) || v.sameBefore(h.pos) {
+	if v.excessBefore(h.pos) || v.excepted(h.pos) || v.sameBefore(h.pos) || v.panOf(h.pos) {
 		r.blocked = true
 		return r
 	}
@@ -508,14 +543,11 @@ func hitEnds(hits []hit, n int) []int {
 
 // listedForExtra keeps, of several lines of the food a step puts on a tin or a board, those listed
 // with some to spare ("butter, plus extra for the tin", "flour, plus more for dusting"), if any.
-func listedForExtra(ings []int, notes []string) []int {
+func listedForExtra(ings []int, notes []string, lx *lexicon) []int {
 	var out []int
 	for _, ing := range ings {
-		for _, w := range strings.Fields(notes[ing]) {
-			if w == "extra" || w == "more" || strings.HasPrefix(w, "greas") || strings.HasPrefix(w, "dust") {
-				out = append(out, ing)
-				break
-			}
+		if spare(notes[ing]) || forTheTin(notes[ing], lx) {
+			out = append(out, ing)
 		}
 	}
 	if len(out) == 0 {
@@ -524,14 +556,54 @@ func listedForExtra(ings []int, notes []string) []int {
 	return out
 }
 
+// spare reports whether a line's folded notes keep some to spare ("plus extra", "more for dusting").
+func spare(notes string) bool {
+	for _, w := range strings.Fields(notes) {
+		if w == "extra" || w == "more" {
+			return true
+		}
+	}
+	return false
+}
+
+// forTheTin reports whether a line's folded notes give it to the tin: greasing or dusting it, or the
+// tin itself ("oil, for greasing", "Butter für das Blech", "beurre pour le moule").
+func forTheTin(notes string, lx *lexicon) bool {
+	w := strings.Fields(notes)
+	for k := range w {
+		if lx.has(classTin, w, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// besidesTheTin returns, when the one line a mention names is given to the tin, the best other line
+// of that food the mention could mean, if there is one; else ings.
+func besidesTheTin(ings []int, cands []candidate, notes []string, lx *lexicon) []int {
+	if !forTheTin(notes[ings[0]], lx) || spare(notes[ings[0]]) {
+		return ings
+	}
+	best, bestKind := -1, -1
+	for _, c := range cands {
+		if c.ing != ings[0] && c.kind > bestKind && !forTheTin(notes[c.ing], lx) {
+			best, bestKind = c.ing, c.kind
+		}
+	}
+	if best < 0 {
+		return ings
+	}
+	return []int{best}
+}
+
 // forTheDish keeps, of several lines of one food, those not listed only for the tin ("icing sugar,
 // for dusting", "oil, for greasing"), if any: a step that puts the food in the dish means them.
-func forTheDish(ings []int, notes []string) []int {
+func forTheDish(ings []int, notes []string, lx *lexicon) []int {
 	var out []int
 	for _, ing := range ings {
 		n := notes[ing]
-		tinOnly := (strings.Contains(n, "dust") || strings.Contains(n, "greas")) &&
-			!strings.Contains(n, "plus") && !strings.Contains(n, "extra") && !strings.Contains(n, "more")
+		tinOnly := (strings.Contains(n, "dust") || strings.Contains(n, "greas") || forTheTin(n, lx)) &&
+			!strings.Contains(n, "plus") && !spare(n)
 		if !tinOnly {
 			out = append(out, ing)
 		}
@@ -587,6 +659,9 @@ type hit struct {
 	end    int    // the word after the span
 	plural bool   // "the cheeses", "the onions": may mean several ingredients
 	start  int    // byte offset of the span in the step
+	// mix: a compound of the food and a mixture noun ("Zwiebelmasse"): the mixture, unless the food
+	// has not been combined with anything yet (a mixture of one line is that line).
+	mix bool
 }
 
 // byAmount keeps, of several lines a mention could mean, those whose amount the step gives just
@@ -806,12 +881,18 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			i++ // "Grädda" (bake) is not the grädde, though their stems meet
 			continue
 		}
+		if (idx.lang == "it" || idx.lang == "es" || idx.lang == "pt") && lexicons[idx.lang].has(classSaltVerb, raw, i) &&
+			(i == 0 || !lexicons[idx.lang].has(classArticle, raw, i-1)) {
+			i++ // "salate", "acqua salata": salting, not the "ricotta salata"
+			continue
+		}
 		if idx.lang != "en" && i > 0 && isNumber(raw[i-1]) && lexicons[idx.lang].has(classMeasure, raw, i) {
 			i++ // "175 grader" is a temperature, not the grädde
 			continue
 		}
 		var best []candidate
 		bestLen := 0
+		mix := false
 		if idx.first[t] {
 			limit := min(idx.maxLen, len(toks)-i)
 			for L := 1; L < limit; L++ {
@@ -848,7 +929,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			best, bestLen = idx.keyInside(t)
 		}
 		if bestLen == 0 && idx.lang != "en" && !isKindWord(idx.lang, raw, i) {
-			best, bestLen = idx.compoundAt(t)
+			best, bestLen, mix = idx.compoundAt(t)
 			if bestLen > 0 && isExactVerb(lexicons[idx.lang], raw[i]) {
 				// A verb is not a compound of a food: "blanda" (mix) is not "blandfärs", "piske"
 				// (whip) not "piskefløde".
@@ -870,6 +951,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 		}
 		if bestLen > 0 && i+bestLen < len(toks) {
 			best = dropOtherForms(best, toks[i+bestLen])
+			best = idx.byNoteWord(best, toks[i+bestLen])
 		}
 		if bestLen > 0 && text.plural[i+bestLen-1] {
 			best = dropMassProducts(best)
@@ -888,7 +970,7 @@ func (idx *matchIndex) scan(text normText, raw []string) []hit {
 			continue
 		}
 		hits = append(hits, hit{cands: best, plural: text.plural[i+bestLen-1], start: text.starts[i], pos: i, end: i + bestLen,
-			last: toks[i+bestLen-1]})
+			last: toks[i+bestLen-1], mix: mix})
 		i += bestLen
 	}
 	return hits
@@ -1077,14 +1159,19 @@ func isEquipment(toks []string, i int) bool {
 func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart func([]int) []int, found []bool) {
 	season, grease, dust := false, false, false
 	inName := make([]bool, len(toks))
+	// qualifier: a word after the first of a food's name, as "salata" of "ricotta salata" (salted),
+	// which qualifies the food and salts nothing.
+	qualifier := make([]bool, len(toks))
 	for _, h := range hits {
 		for k := h.pos; k < h.end && k < len(toks); k++ {
 			inName[k] = true
+			qualifier[k] = k > h.pos
 		}
 	}
 	for i, t := range toks {
 		if lx != lexicons["en"] {
 			switch {
+			case qualifier[i]:
 			case lx.has(classPepperVerb, toks, i) && lx.has(classSaltVerb, toks, i):
 				season = true
 			case lx.has(classSeasonVerb, toks, i) && !inName[i]:
@@ -1191,6 +1278,17 @@ var pepperWords = setOf("black", "white", "ground", "cracked", "peppercorn")
 // their stems (stemWord) and compound words are matched by their parts (see scan).
 func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 	idx := &matchIndex{keys: map[string][]candidate{}, first: map[string]bool{}, lang: lang}
+	if lang != "en" {
+		idx.noteWords = make([]map[string]bool, len(ings))
+		for i, p := range ings {
+			idx.noteWords[i] = map[string]bool{}
+			for _, w := range stemWords(normalizeIn(p.Notes, lang), lang) {
+				if w != sep && len(w) >= 4 {
+					idx.noteWords[i][w] = true
+				}
+			}
+		}
+	}
 	for i, p := range ings {
 		if p.Name == "" {
 			continue
@@ -1211,6 +1309,11 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			}
 			names = [][]string{plain}
 			if hf := headFirst(plain, lang); !equalWords(hf, plain) {
+				if packedIn(plain) {
+					// "atún en aceite", "tonno in olio": the food packed in oil is the tuna; its
+					// name read as written would end with the oil.
+					names = names[:0]
+				}
 				names = append(names, hf)
 			}
 			if raw := normalizeIn(p.Name, lang); len(raw) > 1 && lexicons[lang].has(classFrom, raw, len(raw)-1) && p.Notes != "" {
@@ -1604,21 +1707,56 @@ func (idx *matchIndex) add(c candidate, words []string) {
 	}
 }
 
+// byNoteWord keeps, of the lines a name may mean, those whose notes hold the step's next word when
+// only some do: "el huevo batido" with "1 huevo batido" and "2 huevos cocidos".
+func (idx *matchIndex) byNoteWord(cands []candidate, next string) []candidate {
+	if idx.noteWords == nil || len(cands) < 2 || len(next) < 4 {
+		return cands
+	}
+	out := cands[:0:0]
+	for _, c := range cands {
+		if idx.noteWords[c.ing][next] {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 || len(out) == len(cands) {
+		return cands
+	}
+	return out
+}
+
+// packedIn reports whether a name of a Romance language joins its food to what it is packed or
+// kept in ("atún en aceite", "tonno in olio", "sardinhas em azeite"): one preposition "en", "in" or
+// "em", no alternatives.
+func packedIn(words []string) bool {
+	n := 0
+	for k, w := range words {
+		switch {
+		case w == sep || connectors[w]:
+			return false
+		case k > 0 && nounAfter[w]:
+			n++
+		case k > 0 && romancePrepositions[w]:
+			return false
+		}
+	}
+	return n == 1
+}
+
 // compoundAt matches, outside English, a word of a step that is a compound of a listed food: a
 // word that starts with a single-word key ("citroensap" for the lemon, "Tomatenstücke" for the
 // tomatoes) or ends with the last part of one ("bouillon" for the "Kippenbouillon" line). Parts are
 // at least four letters, so short words never match inside long ones.
-func (idx *matchIndex) compoundAt(t string) ([]candidate, int) {
+func (idx *matchIndex) compoundAt(t string) ([]candidate, int, bool) {
 	c, n := idx.compoundParts(t)
-	if n > 0 && mixCompound(t, lexicons[idx.lang]) {
-		return nil, 0 // "Zwiebelmischung" is a mixture, not the onion
-	}
+	// "Zwiebelmischung" is a mixture, not the onion (the caller reads it so).
+	mix := n > 0 && mixCompound(t, lexicons[idx.lang])
 	// A kind's word names the kind on its own only: "Fleischbällchen" are not the meat line.
 	c = slices.DeleteFunc(slices.Clone(c), func(x candidate) bool { return x.kind == kindHypernym })
 	if len(c) == 0 {
-		return nil, 0
+		return nil, 0, false
 	}
-	return c, n
+	return c, n, mix
 }
 
 func (idx *matchIndex) compoundParts(t string) ([]candidate, int) {
@@ -1682,6 +1820,12 @@ func init() {
 			m[stemWord(w, lang)] = true
 		}
 		vegetableStems[lang] = m
+		for _, w := range lx.singles[classMix] {
+			// (Not the products a line may end with: "Sojasauce" is no mixture.)
+			if st := stemWord(w, lang); st != w && !productParts[foldWordIn(w, lang)] {
+				lx.mixStems = append(lx.mixStems, st)
+			}
+		}
 	}
 }
 
@@ -1729,7 +1873,9 @@ func (idx *matchIndex) namesOtherFood(rest string) bool {
 
 // addCompoundParts records the last parts of a long single-word key, for compoundAt.
 func (idx *matchIndex) addCompoundParts(c candidate, w string) {
-	if len(w) < 7 {
+	if len(w) < 6 {
+		// Six letters hold a first part of four and a short tail ("Rapsöl"); the longer parts
+		// below need seven.
 		return
 	}
 	if idx.compound == nil {
@@ -1917,7 +2063,14 @@ func wordCount(v stepView) int {
 
 // withSameHead adds to ings the lines a plural mention's word is the head of.
 func withSameHead(ings []int, h hit) []int {
+	named := false // a line named by the word itself ("3 blancs d'œufs" for "les blancs")
 	for _, c := range h.cands {
+		named = named || c.kind > kindPartModifier && slices.Contains(ings, c.ing)
+	}
+	for _, c := range h.cands {
+		if named && c.kind == kindPartModifier {
+			continue // the egg lines the whites are a part of are not "les blancs" then
+		}
 		if c.head == h.last && !partNouns[c.head] && c.kind >= kindHead-synonymPenalty && !slices.Contains(ings, c.ing) {
 			ings = append(ings, c.ing)
 		}

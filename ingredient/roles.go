@@ -216,11 +216,11 @@ func (v stepView) appliedAt(h hit) bool {
 	if v.applied[h.pos] || h.pos > 0 && v.applied[h.pos-1] {
 		return true
 	}
-	if v.lx != lexicons["en"] {
-		return false
-	}
 	if v.greasedWith(h.pos) {
 		return true
+	}
+	if v.lx != lexicons["en"] {
+		return false
 	}
 	if h.end != h.pos+1 || h.end >= len(v.toks) {
 		return false
@@ -232,20 +232,34 @@ func (v stepView) appliedAt(h hit) bool {
 
 // greasedWith reports whether the name at pos is what a tin is greased or dusted with ("grease the
 // pan with butter", "dust the tin with a little flour"): put on the tin, not in the dish.
+//
+// Outside English the verb may close the clause ("ein Backblech mit Butter einfetten", "de vorm met
+// boter invetten"), so it is looked for on both sides of the food, within the sentence.
 func (v stepView) greasedWith(pos int) bool {
 	k := pos - 1
-	for k >= 0 && (v.lx.has(classArticle, v.toks, k) || v.toks[k] == "little" || v.toks[k] == "some") {
+	for k >= 0 && (v.lx.has(classArticle, v.toks, k) || v.toks[k] == "little" || v.toks[k] == "some" || v.lx.has(classPortion, v.toks, k)) {
 		k--
 	}
-	if k < 1 || v.toks[k] != "with" {
+	if k < 1 || !v.lx.has(classWith, v.toks, k) {
 		return false
 	}
 	for j := k - 1; j >= v.sentenceStart(k) && j >= k-8; j-- {
-		if greaseVerbs[v.toks[j]] {
+		if v.lx.has(classGrease, v.toks, j) {
 			return true
 		}
 		if v.toks[j] == sep {
 			return false
+		}
+	}
+	if v.lx == lexicons["en"] {
+		return false
+	}
+	for j := pos + 1; j < len(v.toks) && j <= pos+4; j++ {
+		if v.toks[j] == sep {
+			return false
+		}
+		if v.lx.has(classGrease, v.toks, j) {
+			return true
 		}
 	}
 	return false
@@ -275,8 +289,6 @@ func (v stepView) coatedIn(end int, hitEnd []int) bool {
 	}
 	return false
 }
-
-var greaseVerbs = setOf("grease", "dust", "spray", "brush", "line", "rub")
 
 var determiners = setOf("the", "a", "an", "all", "your", "each", "both", "two", "some")
 
@@ -426,6 +438,9 @@ func (v stepView) joinedLater(end int) bool {
 func (v stepView) verbAt(k, limit int) (wordClass, bool) {
 	if k > 0 && v.lx.has(classExcept, v.toks, k-1) {
 		return 0, false // "ohne Rühren braten": what is left out is not the clause's verb
+	}
+	if k > 0 && nounAfter[v.toks[k-1]] && (v.lx == lexicons["es"] || v.lx == lexicons["it"] || v.lx == lexicons["pt"]) {
+		return 0, false // "corta en tiras" (strips), not "tira" (throw away): no verb follows "en"
 	}
 	for _, c := range []wordClass{classDiscard, classUse, classPrep, classMixVerb, classCook, classMove} {
 		if n := v.isVerbAt(c, k); n > 0 && k+n <= limit {
@@ -672,6 +687,19 @@ func (v stepView) sameBefore(pos int) bool {
 var sameWords = setOf("same", "mismo", "misma", "mismos", "mismas", "meme", "memes", "stesso", "stessa", "stessi",
 	"stesse", "mesmo", "mesma", "selben", "selbe", "gleichen", "zelfde", "dezelfde", "hetzelfde", "samma", "samme")
 
+// panOf reports whether the food at pos names the pan it was cooked in ("dans la sauteuse du canard",
+// "nella padella della pancetta"): the pan, and the fat left in it, not the food, is in hand.
+func (v stepView) panOf(pos int) bool {
+	k := pos - 1
+	if k >= 0 && v.lx.has(classArticle, v.toks, k) && !v.lx.has(classFrom, v.toks, k) {
+		k--
+	}
+	if k < 1 || !v.lx.has(classFrom, v.toks, k) {
+		return false
+	}
+	return v.lx.has(classPan, v.toks, k-1)
+}
+
 // afterFrom reports whether the name at pos follows "from" or "of" ("remove the skin from the
 // chicken"): the food a discard verb works on, not what it discards.
 func (v stepView) afterFrom(pos int) bool {
@@ -870,6 +898,11 @@ func stemWord(w, lang string) string {
 		return w
 	}
 	for _, e := range stemEndings {
+		if e == "n" && lang == "es" {
+			// The n of "calabacín", "limón", "jamón" is the word's own: their plurals add -es
+			// ("calabacines", read "calabacine" once the s is off), whose e is the ending.
+			continue
+		}
 		if strings.HasSuffix(w, e) && len(w)-len(e) >= 4 {
 			return w[:len(w)-len(e)]
 		}
@@ -1172,5 +1205,16 @@ func mixCompound(t string, lx *lexicon) bool {
 			return true
 		}
 	}
+	// A step's word may come stemmed ("Hackfleischmasse" read "hackfleischmass"): its mixture
+	// noun then ends as the noun's stem does.
+	for _, m := range lx.mixStems {
+		if len(m) >= 4 && len(t) > len(m)+2 && strings.HasSuffix(t, m) {
+			return true
+		}
+	}
 	return false
 }
+
+// nounAfter are the prepositions of Spanish, Italian and Portuguese that a noun follows and a verb
+// never does ("en tiras", "in pezzi", "em tiras"); French "en" opens a gerund ("en remuant").
+var nounAfter = setOf("en", "in", "em")

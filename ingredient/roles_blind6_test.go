@@ -5,23 +5,25 @@ import (
 	"testing"
 )
 
+// sectionedRecipe builds a recipe from its ingredient sections, each a name and its lines, and steps.
+func sectionedRecipe(sections [][2]any, steps ...string) Recipe {
+	var r Recipe
+	for _, s := range sections {
+		for _, l := range s[1].([]string) {
+			r.Ingredients = append(r.Ingredients, Line{Text: l, Section: s[0].(string)})
+		}
+	}
+	for _, s := range steps {
+		r.Steps = append(r.Steps, Line{Text: s})
+	}
+	return r
+}
+
 // TestMatchRulesOfTheFifthBlindBatch covers the rules added with the fifth blind batch of the
 // labeled set (f<NN>_*.json, English recipes in the styles of food blogs and of US, UK, Australian
 // and Indian-English sites), each on a small recipe written for it.
 func TestMatchRulesOfTheFifthBlindBatch(t *testing.T) {
 	t.Parallel()
-	sectioned := func(sections [][2]any, steps ...string) Recipe {
-		var r Recipe
-		for _, s := range sections {
-			for _, l := range s[1].([]string) {
-				r.Ingredients = append(r.Ingredients, Line{Text: l, Section: s[0].(string)})
-			}
-		}
-		for _, s := range steps {
-			r.Steps = append(r.Steps, Line{Text: s})
-		}
-		return r
-	}
 	tests := []struct {
 		name string
 		r    Recipe
@@ -71,13 +73,13 @@ func TestMatchRulesOfTheFifthBlindBatch(t *testing.T) {
 		},
 		{
 			name: "everything except the toppings",
-			r: sectioned([][2]any{{"", []string{"1 cup oats", "1 cup milk"}}, {"Toppings", []string{"berries", "honey"}}},
+			r: sectionedRecipe([][2]any{{"", []string{"1 cup oats", "1 cup milk"}}, {"Toppings", []string{"berries", "honey"}}},
 				"Stir everything except the toppings together and chill overnight.", "Serve with the toppings."),
 			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {3, 1}},
 		},
 		{
 			name: "how much of the name a step writes does not choose between two sections' lines",
-			r: sectioned([][2]any{
+			r: sectionedRecipe([][2]any{
 				{"For the cake", []string{"1 cup flour", "1/2 cup unsweetened cocoa powder", "1 cup sugar"}},
 				{"For the frosting", []string{"1 cup butter", "1/3 cup cocoa powder", "2 cups powdered sugar"}}},
 				"Whisk the flour, cocoa and sugar.", "Beat the butter, then the cocoa and powdered sugar."),
@@ -103,7 +105,7 @@ func TestMatchRulesOfTheFifthBlindBatch(t *testing.T) {
 		},
 		{
 			name: "dusting takes the line listed for dusting, whatever the step's other foods",
-			r: sectioned([][2]any{
+			r: sectionedRecipe([][2]any{
 				{"For the filling", []string{"100 g icing sugar", "200 g raspberries"}},
 				{"To decorate", []string{"icing sugar, for dusting"}}},
 				"Beat the icing sugar with a little water.", "Spread it on the cake, top with the raspberries and dust with icing sugar."),

@@ -33,25 +33,36 @@ func newSectionIndex(sections []string, steps []Line, texts []normText, headings
 	for s, st := range steps {
 		name := st.Section
 		si.explicit = append(si.explicit, name != "")
+		best := -1
 		if name == "" {
 			if headings[s] {
 				current = st.Text
 			}
+			// "Für die Streusel Mehl, Zucker … verkneten" under an earlier "Für den Teig:": the part a
+			// step opens with is its own, over the heading pasted before it.
+			if !headings[s] {
+				best = namedSection(names, leadingPurpose(st.Text, texts[s].words, lx), lx)
+			}
 			name = current
 		}
-		if name == "" {
-			name = leadingPurpose(st.Text, texts[s].words, lx)
-		}
-		w := sectionWords(name, lx)
-		best, bestN := -1, 0
-		for k, sn := range names {
-			if n := overlap(sn, w); n > bestN {
-				best, bestN = k, n
-			}
+		if best < 0 {
+			best = namedSection(names, name, lx)
 		}
 		si.ingSecOf = append(si.ingSecOf, best)
 	}
 	return si
+}
+
+// namedSection returns the ingredient section whose name shares the most words with name, or -1.
+func namedSection(names [][]string, name string, lx *lexicon) int {
+	w := sectionWords(name, lx)
+	best, bestN := -1, 0
+	for k, sn := range names {
+		if n := overlap(sn, w); n > bestN {
+			best, bestN = k, n
+		}
+	}
+	return best
 }
 
 // sectionWords are the words of a section name that tell its part of the recipe apart.

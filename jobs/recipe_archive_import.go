@@ -268,10 +268,15 @@ func (w *ImportArchiveWorker) importOne(ctx context.Context, job *river.Job[Impo
 
 	imageKey, warning := w.storeImage(ctx, rec.Image)
 	out.Warning = warning
-	if rec.ImageErr != nil {
+	switch {
+	case rec.ImageErr != nil:
 		// The archive holds a photo for the recipe that could not be read
 		// (too large, damaged): the recipe is created without it, and says so.
 		out.Warning = "the image was not used: " + rec.ImageErr.Error()
+	case warning == "":
+		// What the archive gave in a lesser form (a thumbnail in place of
+		// the photo), said by the archive's reader.
+		out.Warning = rec.Warning
 	}
 	imageURL := ""
 	if imageKey == "" && rec.Recipe.ImageURL != "" && len(rec.Recipe.ImageURL) <= recipeURLMax {

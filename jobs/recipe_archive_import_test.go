@@ -316,6 +316,36 @@ func TestImportArchivePhotoLeftOut(t *testing.T) {
 	}
 }
 
+// TestImportArchiveThumbnailWarning: a Nextcloud Cookbook folder whose
+// full.jpg is damaged in the zip gives its recipe the thumbnail, stored as
+// its image, and the result tells the user the photo is the smaller one and
+// why.
+func TestImportArchiveThumbnailWarning(t *testing.T) {
+	t.Parallel()
+	b := importSetup(t, loopbackFetcher())
+	recs := archivetest.Samples(1, false)
+	full, thumb := archivetest.Photo(1, 640, 480), archivetest.Photo(2, 256, 192)
+	dir := "Recipes/" + recs[0].Title + "/"
+	data := archivetest.Zip(append(unzip(t, archivetest.Nextcloud(recs)),
+		archivetest.File{Name: dir + "full.jpg", Data: full, Store: true},
+		archivetest.File{Name: dir + "thumb.jpg", Data: thumb, Store: true})...)
+	// A byte of the stored full.jpg changed: its checksum fails.
+	data[bytes.Index(data, full)+len(full)/2] ^= 0xff
+	row, _ := b.runArchive(t, data, "")
+	res := b.archiveResult(t, row)
+	if res.Created != 1 || len(res.Recipes) != 1 {
+		t.Fatalf("result %+v", res)
+	}
+	w := res.Recipes[0].Warning
+	if !strings.HasPrefix(w, `the full-size photo could not be read (the photo "`+dir+`full.jpg" cannot be read: `) ||
+		!strings.HasSuffix(w, "); the thumbnail was used") {
+		t.Errorf("warning %q", w)
+	}
+	if n := b.count(t, `SELECT count(*) FROM recipe WHERE owner_id = $1 AND image_key IS NOT NULL`, b.user.ID); n != 1 {
+		t.Errorf("%d recipes with an image, want 1", n)
+	}
+}
+
 func unzip(t *testing.T, b []byte) []archivetest.File {
 	t.Helper()
 	a, err := archivetest.Unzip(b)

@@ -12,9 +12,11 @@
 // entry whose name leaves the archive ("../x", "/etc/x") is never read and
 // is reported as a failed entry; a recipe that cannot be read is reported
 // with its reason while the others are read. An export zipped again (a
-// zip whose only file is another zip) is read inside; the inner zip may be
-// unpacked to a temporary file, released by Archive.Close. The package
-// touches no database and no file store.
+// zip whose only file is another zip) is read inside, and so is each of
+// Tandoor's recipe zips; no zip in a zip is held in memory: a stored one
+// is read in place, a compressed one unpacked to a temporary file (released
+// by Archive.Close, or once its recipe is read). The package touches no
+// database and no file store.
 package archive
 
 import (
@@ -99,6 +101,11 @@ type Recipe struct {
 	// ImageErr is why the image the archive holds for the recipe was not
 	// read (too large, damaged); the recipe is read without it.
 	ImageErr error
+	// Warning tells what of the recipe was read in a lesser form than the
+	// archive holds it, to be shown with the recipe ("the full-size photo
+	// could not be read (…); the thumbnail was used"); empty when nothing
+	// was.
+	Warning string
 	// Unmapped names the fields the recipe carries that the service has
 	// no place for ("nutrition", "rating"), to be reported, not lost silently.
 	Unmapped []string
@@ -347,10 +354,14 @@ func clipName(s string) string {
 }
 
 // read returns an entry's content, at most max bytes: an entry that says
-// (or turns out) to be larger is refused before more is read.
+// (or turns out) to be larger is refused before more is read. Every entry
+// read whole goes through here, with the limit of its kind, which no real
+// export reaches: Limits.MaxDocumentBytes for a JSON document,
+// Limits.MaxImageBytes for a photo, maxPageBytes for a saved page; what
+// is larger is reported for the recipe it holds (tooLargeError).
 func (z *zipArchive) read(f *zip.File, max int64) ([]byte, error) {
 	if f.UncompressedSize64 > uint64(max) {
-		return nil, fmt.Errorf("%w: %q is %d MB (at most %d MB)", ErrTooLarge, clipName(f.Name), f.UncompressedSize64>>20, max>>20)
+		return nil, fileTooLarge(clipName(f.Name), max)
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -362,9 +373,34 @@ func (z *zipArchive) read(f *zip.File, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %q: %v", ErrCorrupt, clipName(f.Name), err)
 	}
 	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%w: %q unpacks to more than %d MB", ErrTooLarge, clipName(f.Name), max>>20)
+		return nil, fileTooLarge(clipName(f.Name), max)
 	}
 	return b, nil
+}
+
+// tooLargeError is one file of an archive (or one part of a file) larger
+// than the most read of one of its kind. It is the reason given for the
+// recipe the file holds, in words about that file, while the archive's
+// other recipes are read; it is an ErrTooLarge, so a file the whole
+// archive depends on (Mealie's database.json) refuses the archive.
+type tooLargeError struct {
+	what  string // `the file "Soup/recipe.json"`
+	limit int64
+}
+
+func (e tooLargeError) Error() string {
+	return fmt.Sprintf("%s is larger than %d MB, the most we read of it", e.what, e.limit>>20)
+}
+
+func (e tooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// fileTooLarge says that the entry name ("" for the uploaded file itself)
+// is larger than limit.
+func fileTooLarge(name string, limit int64) error {
+	if name == "" {
+		return tooLargeError{"the file", limit}
+	}
+	return tooLargeError{fmt.Sprintf("the file %q", name), limit}
 }
 
 // file returns the entry named name (cleaned), or nil.

@@ -504,3 +504,73 @@ func TestDamagedSavedPage(t *testing.T) {
 		t.Errorf("read %q", got)
 	}
 }
+
+// TestNextcloudThumbnailForPhoto: when a Cookbook folder's full.jpg cannot
+// be read (larger than the limit, or damaged in the zip) its thumbnail is
+// taken, and the recipe's warning says the full-size photo was not used and
+// why; a folder whose full.jpg reads takes it, with no warning.
+func TestNextcloudThumbnailForPhoto(t *testing.T) {
+	t.Parallel()
+	lim := archive.DefaultLimits
+	lim.MaxImageBytes = 1 << 20
+	full, thumb := archivetest.Photo(1, 640, 480), archivetest.Photo(2, 256, 192)
+	huge := make([]byte, lim.MaxImageBytes+1)
+	_, _ = rand.NewChaCha8([32]byte{}).Read(huge) // noise: it does not compress
+	folder := func(fullData []byte) []byte {
+		s := archivetest.Samples(1, false)[0]
+		files, err := archivetest.Unzip(archivetest.Nextcloud([]archivetest.Recipe{s}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := "Recipes/" + s.Title + "/"
+		return archivetest.Zip(append(files,
+			archivetest.File{Name: dir + "full.jpg", Data: fullData, Store: true},
+			archivetest.File{Name: dir + "thumb.jpg", Data: thumb, Store: true})...)
+	}
+	// Damaged: a byte of the stored full.jpg changed after the zip was
+	// written, so its checksum no longer matches.
+	damaged := folder(full)
+	i := bytes.Index(damaged, full)
+	damaged[i+len(full)/2] ^= 0xff
+
+	tests := []struct {
+		name      string
+		file      []byte
+		image     []byte
+		wantCause string // in the warning, "" for none
+	}{
+		{"full photo read", folder(full), full, ""},
+		{"full photo too large", folder(huge), thumb, `the photo "Recipes/Test soup 1/full.jpg" is larger than 1 MB`},
+		{"full photo damaged", damaged, thumb, `the photo "Recipes/Test soup 1/full.jpg" cannot be read: `},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			a, err := archive.Open(bytes.NewReader(tt.file), int64(len(tt.file)), lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			n := 0
+			for r := range a.Recipes() {
+				n++
+				if r.Err != nil || r.ImageErr != nil || !bytes.Equal(r.Image, tt.image) {
+					t.Fatalf("err %v, image error %v, image of %d bytes (want %d)", r.Err, r.ImageErr, len(r.Image), len(tt.image))
+				}
+				if tt.wantCause == "" {
+					if r.Warning != "" {
+						t.Errorf("warning %q, want none", r.Warning)
+					}
+					continue
+				}
+				if !strings.HasPrefix(r.Warning, "the full-size photo could not be read ("+tt.wantCause) ||
+					!strings.HasSuffix(r.Warning, "); the thumbnail was used") {
+					t.Errorf("warning %q, want the full-size photo's reason (%s…) and that the thumbnail was used", r.Warning, tt.wantCause)
+				}
+			}
+			if n != 1 {
+				t.Fatalf("%d recipes, want 1", n)
+			}
+		})
+	}
+}

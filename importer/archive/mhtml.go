@@ -70,7 +70,7 @@ func readMHTML(b []byte, maxImage int64) (savedPage, error) {
 		case err != nil:
 			return savedPage{}, fmt.Errorf("%w: a part of the saved page cannot be read: %v", ErrCorrupt, err)
 		case isPage && int64(len(data)) > limit:
-			return savedPage{}, fmt.Errorf("%w: the saved page is larger than %d MB", ErrTooLarge, limit>>20)
+			return savedPage{}, tooLargeError{"the page in the saved page", limit}
 		case isPage:
 			page.html = data
 			if loc := p.Header.Get("Content-Location"); loc != "" {

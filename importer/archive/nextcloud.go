@@ -2,6 +2,7 @@ package archive
 
 import (
 	"archive/zip"
+	"fmt"
 	"path"
 	"strings"
 
@@ -61,11 +62,25 @@ func (z *zipArchive) nextcloudRecipe(name string, f *zip.File) Recipe {
 	for _, n := range z.inDir(path.Dir(name)) {
 		photos[strings.ToLower(path.Base(n))] = n
 	}
+	// fullErr is why a full-size photo the folder holds was not read; when
+	// a thumbnail is taken instead, the recipe says why its photo is
+	// smaller than the one the user had.
+	var fullErr error
 	for _, img := range nextcloudPhotos {
-		if n, ok := photos[img]; ok {
-			if z.setImage(&rec, z.file(n)); rec.Image != nil {
-				break
-			}
+		n, ok := photos[img]
+		if !ok {
+			continue
+		}
+		z.setImage(&rec, z.file(n))
+		full := strings.HasPrefix(img, "full.")
+		switch {
+		case rec.Image != nil && !full && fullErr != nil:
+			rec.Warning = fmt.Sprintf("the full-size photo could not be read (%v); the thumbnail was used", fullErr)
+		case rec.Image == nil && full && fullErr == nil:
+			fullErr = rec.ImageErr
+		}
+		if rec.Image != nil {
+			break
 		}
 	}
 	if rec.Image != nil {

@@ -45,7 +45,7 @@ func openGzip(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 	if _, err := r.ReadAt(gz, 0); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("read archive: %w", err)
 	}
-	doc, err := gunzip(gz, lim)
+	doc, err := gunzip(gz, "", lim)
 	if err != nil {
 		return nil, err
 	}
@@ -64,10 +64,10 @@ func isPaprikaRecipe(m map[string]any) bool {
 	return ing || dir
 }
 
-// gunzip unpacks a gzipped document within the limits: at most
-// MaxDocumentBytes, and no more than MaxRatio times its packed size (plus a
-// megabyte).
-func gunzip(gz []byte, lim Limits) ([]byte, error) {
+// gunzip unpacks the gzipped document of the entry name ("" for the
+// uploaded file) within the limits: at most MaxDocumentBytes, and no more
+// than MaxRatio times its packed size (plus a megabyte).
+func gunzip(gz []byte, name string, lim Limits) ([]byte, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		return nil, fmt.Errorf("%w: not gzipped JSON: %v", ErrCorrupt, err)
@@ -78,7 +78,7 @@ func gunzip(gz []byte, lim Limits) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	if int64(len(doc)) > max {
-		return nil, fmt.Errorf("%w: the recipe unpacks to more than we accept", ErrTooLarge)
+		return nil, fileTooLarge(name, max)
 	}
 	return doc, nil
 }
@@ -88,7 +88,7 @@ func (z *zipArchive) paprikaRecipe(name string, f *zip.File) Recipe {
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
-	doc, err := gunzip(gz, z.lim)
+	doc, err := gunzip(gz, clipName(f.Name), z.lim)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"archive/zip"
-	"bytes"
 	"fmt"
 	"math"
 	"path"
@@ -25,7 +24,9 @@ import (
 var tandoorUnmapped = []string{"nutrition"}
 
 // isTandoor: the zip holds zips and no recipe documents of its own, and the
-// first inner zip has a recipe.json.
+// first inner zip has a recipe.json. The inner zip is opened like any zip
+// in a zip (unwrap): read in place or from a temporary file, never held in
+// memory, however large it says it is.
 func isTandoor(z *zipArchive, names []string) bool {
 	inner := 0
 	for _, n := range names {
@@ -41,25 +42,15 @@ func isTandoor(z *zipArchive, names []string) bool {
 	}
 	for _, n := range names {
 		if strings.HasSuffix(strings.ToLower(n), ".zip") {
-			iz, err := z.nested(z.file(n))
-			return err == nil && iz.file("recipe.json") != nil
+			iz, err := z.unwrap(z.file(n))
+			if err != nil {
+				return false
+			}
+			defer iz.close()
+			return iz.file("recipe.json") != nil
 		}
 	}
 	return false
-}
-
-// nested opens a zip stored in the zip, held in memory (at most one
-// document's size) and checked like the outer one.
-func (z *zipArchive) nested(f *zip.File) (*zipArchive, error) {
-	b, err := z.read(f, z.lim.MaxDocumentBytes)
-	if err != nil {
-		return nil, err
-	}
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil && zr == nil {
-		return nil, fmt.Errorf("%w: %q is not a zip: %v", ErrCorrupt, clipName(f.Name), err)
-	}
-	return checkZip(bytes.NewReader(b), zr, z.lim)
 }
 
 func (z *zipArchive) tandoor() *Archive {
@@ -67,10 +58,13 @@ func (z *zipArchive) tandoor() *Archive {
 }
 
 func (z *zipArchive) tandoorRecipe(name string, f *zip.File) Recipe {
-	iz, err := z.nested(f)
+	iz, err := z.unwrap(f)
 	if err != nil {
 		return Recipe{Entry: name, Err: err}
 	}
+	// The recipe's data and image are read into the Recipe; the inner
+	// zip's temporary file is not needed after.
+	defer iz.close()
 	if len(iz.unsafe) > 0 {
 		return Recipe{Entry: name + "/" + iz.unsafe[0], Err: ErrUnsafePath}
 	}

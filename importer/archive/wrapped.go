@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // maxWrapDepth bounds how many zips deep an export is looked for: an
@@ -40,11 +41,14 @@ func isZipHead(head []byte) bool {
 	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06"))
 }
 
-// unwrap opens the zip stored in the entry f. A stored (uncompressed)
-// entry is read in place; a compressed one is unpacked to a temporary file
-// first, since an export may be hundreds of megabytes and is never held in
-// memory. The file is unlinked as soon as it is created, so it cannot be
-// left behind; it is closed with the archive (Archive.Close).
+// unwrap opens the zip stored in the entry f: an export zipped again, or
+// one of the zips an export is made of (Tandoor's zip per recipe). A
+// stored (uncompressed) entry is read in place; a compressed one is
+// unpacked to a temporary file first: what an entry says of itself is not
+// trusted, an export may be hundreds of megabytes, and no zip in a zip is
+// held in memory. The file is unlinked as soon as it is created, so it
+// cannot be left behind; it is closed by the returned zip's close, or, for
+// an export zipped again, with the archive (Archive.Close).
 func (z *zipArchive) unwrap(f *zip.File) (*zipArchive, error) {
 	var (
 		r    io.ReaderAt
@@ -86,6 +90,11 @@ func (z *zipArchive) unwrap(f *zip.File) (*zipArchive, error) {
 	return iz, nil
 }
 
+// copyBuffers are what spool copies through: an export re-packed with its
+// recipe zips compressed has one spooled per recipe, and a buffer each
+// would double what reading such an export allocates.
+var copyBuffers = sync.Pool{New: func() any { return new([32 << 10]byte) }}
+
 // spool unpacks the entry to an unlinked temporary file, at most
 // Limits.MaxTotalBytes (the entry's own size was counted against it, but
 // its header may lie).
@@ -100,7 +109,11 @@ func (z *zipArchive) spool(f *zip.File) (*os.File, int64, error) {
 		return nil, 0, fmt.Errorf("unpack %q: %w", clipName(f.Name), err)
 	}
 	os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, io.LimitReader(rc, z.lim.MaxTotalBytes+1))
+	buf := copyBuffers.Get().(*[32 << 10]byte)
+	defer copyBuffers.Put(buf)
+	// The file is wrapped so that its ReadFrom, which would allocate a
+	// buffer of its own for a source that is not a file, is not used.
+	n, err := io.CopyBuffer(struct{ io.Writer }{tmp}, io.LimitReader(rc, z.lim.MaxTotalBytes+1), buf[:])
 	switch {
 	case err != nil:
 		tmp.Close()
