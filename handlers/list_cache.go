@@ -9,7 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"golang.org/x/sync/singleflight"
 
@@ -205,9 +204,10 @@ func (c *ListCache) setDeaf(deaf bool) {
 }
 
 // countRecipes is the total of a recipe list: repo.CountRecipes, with
-// each of its parts reused while fresh. The PUBLIC part is the same for
-// every caller, so one count serves everybody; a user's personal part
-// (their own other recipes and those shared with them) is theirs.
+// each of the viewer's parts (repo.Viewer.ReadParts) reused while fresh.
+// The PUBLIC part is the same for every caller, so one count serves
+// everybody; a user's personal part (their own other recipes and those
+// shared with them) is theirs.
 func (s *Server) countRecipes(ctx context.Context, v repo.Viewer, f repo.RecipeFilter) (int64, error) {
 	if s.ListCache != nil {
 		if pick, ok := facetOf(f); ok {
@@ -215,31 +215,9 @@ func (s *Server) countRecipes(ctx context.Context, v repo.Viewer, f repo.RecipeF
 		}
 	}
 	key := filterKey(f)
-	return sumViewerParts(v,
-		func() (int64, error) {
-			return s.ListCache.total("all"+key, func() (int64, error) { return repo.CountAllRecipes(ctx, s.DB, f) })
-		},
-		func() (int64, error) {
-			return s.ListCache.total("public"+key, func() (int64, error) { return repo.CountPublicRecipes(ctx, s.DB, f) })
-		},
-		func(me uuid.UUID) (int64, error) {
-			return s.ListCache.total(me.String()+key, func() (int64, error) { return repo.CountPersonalRecipes(ctx, s.DB, me, f) })
-		})
-}
-
-// sumViewerParts adds up a total from the parts the viewer reads, as
-// repo.CountRecipes does: an ADMIN's is all recipes; anyone else's the
-// PUBLIC part and, when signed in, their personal part.
-func sumViewerParts(v repo.Viewer, all, public func() (int64, error), personal func(me uuid.UUID) (int64, error)) (int64, error) {
-	if v.Admin {
-		return all()
-	}
-	pub, err := public()
-	if err != nil || v.UserID == nil {
-		return pub, err
-	}
-	own, err := personal(*v.UserID)
-	return pub + own, err
+	return v.SumParts(func(p repo.ReadPart) (int64, error) {
+		return s.ListCache.total(p.Key+key, func() (int64, error) { return repo.CountPart(ctx, s.DB, p, f) })
+	})
 }
 
 // facetOf says whether f is one category or one tag and nothing else, a
@@ -267,20 +245,10 @@ func facetOf(f repo.RecipeFilter) (func(repo.Facets) int64, bool) {
 // facet counts of the viewer's parts: one computation serves every
 // category and tag until a recipe changes.
 func (s *Server) countFacet(ctx context.Context, v repo.Viewer, pick func(repo.Facets) int64) (int64, error) {
-	facets := func(key string, count func() (repo.Facets, error)) (int64, error) {
-		fc, err := cached(s.ListCache, "facets\x00"+key, count)
+	return v.SumParts(func(p repo.ReadPart) (int64, error) {
+		fc, err := cached(s.ListCache, "facets\x00"+p.Key, func() (repo.Facets, error) { return repo.CountPartFacets(ctx, s.DB, p) })
 		return pick(fc), err
-	}
-	return sumViewerParts(v,
-		func() (int64, error) {
-			return facets("all", func() (repo.Facets, error) { return repo.CountAllFacets(ctx, s.DB) })
-		},
-		func() (int64, error) {
-			return facets("public", func() (repo.Facets, error) { return repo.CountPublicFacets(ctx, s.DB) })
-		},
-		func(me uuid.UUID) (int64, error) {
-			return facets(me.String(), func() (repo.Facets, error) { return repo.CountPersonalFacets(ctx, s.DB, me) })
-		})
+	})
 }
 
 // filterKey names a filter in the cache.

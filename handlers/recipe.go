@@ -118,10 +118,11 @@ type Step struct {
 }
 
 func (s *Server) recipeSummaryView(r repo.RecipeSummary) RecipeSummary {
+	public := repo.ReadableByAnyone(r.Visibility)
 	return RecipeSummary{
 		ID: r.ID, OwnerID: r.OwnerID, Title: r.Title, Description: r.Description, Servings: r.Servings,
 		PrepMinutes: r.PrepMinutes, CookMinutes: r.CookMinutes, TotalMinutes: r.TotalMinutes,
-		SourceURL: r.SourceURL, ImageURL: s.imageURL(r.ImageKey, r.Visibility == repo.VisibilityPublic), ImageVariants: s.variantURLs(r.ImageKey, r.ImageVariants, r.Visibility == repo.VisibilityPublic),
+		SourceURL: r.SourceURL, ImageURL: s.imageURL(r.ImageKey, public), ImageVariants: s.variantURLs(r.ImageKey, r.ImageVariants, public),
 		Visibility: r.Visibility, Categories: nonNilStrings(r.Categories), Tags: nonNilStrings(r.Tags),
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}

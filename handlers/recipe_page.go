@@ -42,7 +42,7 @@ func (s *Server) recipePageHead(c *fiber.Ctx) string {
 		return ""
 	}
 	rec, err := repo.GetRecipe(c.UserContext(), s.DB, id, repo.Viewer{})
-	if err != nil || rec.Visibility != repo.VisibilityPublic {
+	if err != nil || !repo.ReadableByAnyone(rec.Visibility) {
 		// Not found, not public, or the database is out of reach: the
 		// page works without its preview.
 		return ""

@@ -62,14 +62,14 @@ func (s *Server) listLabels(c *fiber.Ctx, kind string, list labelLister) error {
 		return err
 	}
 	v := viewer(c)
-	who := "public"
-	switch {
-	case v.Admin:
-		who = "all"
-	case v.UserID != nil:
-		who = v.UserID.String()
+	// The page depends on what the caller may read: the keys of its parts,
+	// as one field ahead of the caller's own strings (which may hold any
+	// byte), so no query can name another caller's page.
+	var who []string
+	for _, p := range v.ReadParts() {
+		who = append(who, p.Key)
 	}
-	key := strings.Join([]string{"labels", kind, who, prefix, strconv.Itoa(limit), after}, "\x00")
+	key := strings.Join([]string{"labels", kind, strings.Join(who, "+"), prefix, strconv.Itoa(limit), after}, "\x00")
 	page, err := cached(s.ListCache, key, func() (labelPage, error) {
 		items, next, total, err := list(c.UserContext(), s.DB, v, prefix, limit, after)
 		return labelPage{items, next, total}, err

@@ -22,14 +22,6 @@ const (
 // one of the recipe's own (or a stale one another edit has removed).
 var ErrUnknownItem = errors.New("unknown ingredient or step id")
 
-// Viewer is who reads: UserID nil for an anonymous request. It decides which
-// recipes a query may return: PUBLIC ones to anyone, SHARED ones to the owner
-// and the users it is shared with, PRIVATE ones to the owner, all to an admin.
-type Viewer struct {
-	UserID *uuid.UUID
-	Admin  bool
-}
-
 // Item is one ingredient line or instruction step.
 type Item struct {
 	ID   uuid.UUID
@@ -101,23 +93,6 @@ type sqlArgs []any
 func (a *sqlArgs) add(v any) string {
 	*a = append(*a, v)
 	return "$" + strconv.Itoa(len(*a))
-}
-
-// visibleTo returns the predicate "v may read recipe r". Each kind of viewer
-// gets its own SQL text, so each gets its own prepared statement and plan:
-// the anonymous one can use the partial index on PUBLIC recipes, the admin's
-// has no predicate at all.
-func visibleTo(v Viewer, args *sqlArgs) string {
-	switch {
-	case v.Admin:
-		return "true"
-	case v.UserID == nil:
-		return "r.visibility = 'PUBLIC'"
-	}
-	me := args.add(*v.UserID)
-	// shared_with mirrors recipe_share (kept by a trigger), so the test
-	// needs nothing but the row.
-	return "(r.visibility = 'PUBLIC' OR r.owner_id = " + me + " OR (r.visibility = 'SHARED' AND r.shared_with @> ARRAY[" + me + "::uuid]))"
 }
 
 // recipeRow is what GetRecipe's one query returns, in recipeSelect's

@@ -90,23 +90,13 @@ func (f RecipeFilter) labels(args *sqlArgs, hashed bool) []string {
 }
 
 // CountRecipes counts the recipes v may read that match f: the total of
-// ListRecipes. It is the sum of the disjoint parts below. Counting costs
+// ListRecipes. It is the sum of the counts of v's ReadParts. Counting costs
 // time in proportion to the matches (a bitmap of them, then a visit of each
 // row), several times the page itself for a broad filter, so the handler
-// may reuse recent counts: the PUBLIC part is the same for every viewer.
+// may reuse recent counts part by part: the PUBLIC part is the same for
+// every viewer.
 func CountRecipes(ctx context.Context, db DBTX, v Viewer, f RecipeFilter) (int64, error) {
-	switch {
-	case v.Admin:
-		return CountAllRecipes(ctx, db, f)
-	case v.UserID == nil:
-		return CountPublicRecipes(ctx, db, f)
-	}
-	pub, err := CountPublicRecipes(ctx, db, f)
-	if err != nil {
-		return 0, err
-	}
-	own, err := CountPersonalRecipes(ctx, db, *v.UserID, f)
-	return pub + own, err
+	return v.SumParts(func(p ReadPart) (int64, error) { return CountPart(ctx, db, p, f) })
 }
 
 // RecipeChangeChannel is the channel on which every commit that changes
@@ -121,35 +111,23 @@ func NotifyRecipeChange(ctx context.Context, tx pgx.Tx) error {
 	return wrap("notify recipe change", err)
 }
 
-// CountPublicRecipes counts the PUBLIC recipes that match f.
-func CountPublicRecipes(ctx context.Context, db DBTX, f RecipeFilter) (int64, error) {
-	return countWhere(ctx, db, f, false, func(*sqlArgs) string { return "r.visibility = 'PUBLIC'" })
-}
-
-// CountPersonalRecipes counts the recipes that match f which userID may read
-// besides the PUBLIC ones: their own others, and the SHARED ones shared with
-// them. Each part starts from its own index (the owner's, shared_with),
+// CountPart counts the recipes of part p that match f, a count per grant
+// of the rule (which never overlap). Each grant starts from its own index
+// (a user's own recipes from the owner's, the shared ones from shared_with)
 // where the OR of "may read" could only be answered by a scan of the whole
-// table, and tests the filters in the row: a user's recipes are a few
-// thousand at most, and ANDing them with the index of a broad category
-// (35,000 "Dinner" recipes) cost three times as much.
-func CountPersonalRecipes(ctx context.Context, db DBTX, userID uuid.UUID, f RecipeFilter) (int64, error) {
-	own, err := countWhere(ctx, db, f, true, func(a *sqlArgs) string {
-		return "r.owner_id = " + a.add(userID) + " AND r.visibility <> 'PUBLIC'"
-	})
-	if err != nil {
-		return 0, err
+// table; a narrow grant's count tests the filters in the row: a user's
+// recipes are a few thousand at most, and ANDing them with the index of a
+// broad category (35,000 "Dinner" recipes) cost three times as much.
+func CountPart(ctx context.Context, db DBTX, p ReadPart, f RecipeFilter) (int64, error) {
+	var sum int64
+	for _, g := range p.grants {
+		n, err := countWhere(ctx, db, f, g.narrow, func(a *sqlArgs) string { return grantsSQL([]readGrant{g}, p.user, a) })
+		if err != nil {
+			return 0, err
+		}
+		sum += n
 	}
-	shared, err := countWhere(ctx, db, f, true, func(a *sqlArgs) string {
-		me := a.add(userID)
-		return "r.shared_with @> ARRAY[" + me + "::uuid] AND r.visibility = 'SHARED' AND r.owner_id <> " + me
-	})
-	return own + shared, err
-}
-
-// CountAllRecipes counts every recipe that matches f, as an ADMIN reads them.
-func CountAllRecipes(ctx context.Context, db DBTX, f RecipeFilter) (int64, error) {
-	return countWhere(ctx, db, f, false, func(*sqlArgs) string { return "true" })
+	return sum, nil
 }
 
 // Facets are the numbers of recipes per category and per tag (their
@@ -164,22 +142,11 @@ type Facets struct {
 	Tags       map[string]int64
 }
 
-// CountPublicFacets counts the PUBLIC recipes per category and tag.
-func CountPublicFacets(ctx context.Context, db DBTX) (Facets, error) {
-	return countFacets(ctx, db, "r.visibility = 'PUBLIC'")
-}
-
-// CountAllFacets counts every recipe per category and tag, as an ADMIN
-// reads them.
-func CountAllFacets(ctx context.Context, db DBTX) (Facets, error) {
-	return countFacets(ctx, db, "true")
-}
-
-// CountPersonalFacets counts, per category and tag, the recipes userID may
-// read besides the PUBLIC ones (the parts of CountPersonalRecipes).
-func CountPersonalFacets(ctx context.Context, db DBTX, userID uuid.UUID) (Facets, error) {
-	return countFacets(ctx, db, `(r.owner_id = $1 AND r.visibility <> 'PUBLIC'
-		OR r.shared_with @> ARRAY[$1::uuid] AND r.visibility = 'SHARED' AND r.owner_id <> $1)`, userID)
+// CountPartFacets counts the recipes of part p per category and tag. One
+// scan of the part (an OR of its grants' indexes) answers every key.
+func CountPartFacets(ctx context.Context, db DBTX, p ReadPart) (Facets, error) {
+	var args sqlArgs
+	return countFacets(ctx, db, p.where(&args), args...)
 }
 
 // countFacets counts the recipes matching scope per category and tag key;
