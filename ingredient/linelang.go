@@ -1,5 +1,7 @@
 package ingredient
 
+import "sync"
+
 // The table of word forms (data/english_words.txt) is English ("1 orange" → "2 oranges"), so the
 // reader gives a counted noun only in a line that reads as English: "1 orange sanguine", "1 avocado
 // maturo" or "Succo di 1 lime" keep their words as written at any servings, since an English "s" on
@@ -53,6 +55,26 @@ var lineWords = map[string][]string{
 	"no": {"og", "til", "av", "saft", "skall", "moden", "modne", "stor", "liten", "små", "hakket", "revet", "fersk", "ferske"},
 }
 
+// measureLangs maps a folded measure word to the languages other than English whose measure list
+// holds it ("cucharada", "eetlepel", "msk"; not "g" or "ml", which English writes too), as bits in
+// lineLangOrder order. Built once, after the lexicons are loaded: every word of every line is asked
+// about, and one lookup costs less than one per language.
+var measureLangs = sync.OnceValue(func() map[string]uint16 {
+	m := map[string]uint16{}
+	for i := 1; i < len(lineLangOrder); i++ {
+		lx := lexicons[lineLangOrder[i]]
+		if lx == nil {
+			continue
+		}
+		for w, v := range lx.exact[classMeasure] {
+			if len(w) > 1 && v != nil && !sharedUnitWords[w] {
+				m[w] |= 1 << i
+			}
+		}
+	}
+	return m
+})
+
 // lineLangs maps a folded word to the languages it marks, as bits in lineLangOrder order.
 var lineLangOrder = []string{"en", "de", "fr", "es", "it", "nl", "pt", "sv", "pl", "da", "no"}
 
@@ -78,12 +100,7 @@ func lineLanguage(toks []token) (english, told bool) {
 			continue
 		}
 		w := foldWord(t.text)
-		bits := lineLangs[w]
-		for i := 1; i < len(lineLangOrder); i++ {
-			if lx := lexicons[lineLangOrder[i]]; lx != nil && len(w) > 1 && lx.exact[classMeasure][w] != nil && !sharedUnitWords[w] {
-				bits |= 1 << i // "cucharada", "eetlepel", "msk"; not "g" or "ml", which English writes too
-			}
-		}
+		bits := lineLangs[w] | measureLangs()[w]
 		if bits != 0 {
 			told = true
 		}

@@ -326,7 +326,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 			return out
 		}
-		idx.implicit(texts[s].words, hits[s], lx, ofPart, found)
+		idx.implicit(texts[s].words, view.stop, hits[s], lx, ofPart, found)
 		for ing, ok := range found {
 			if ok {
 				links = append(links, [2]int{ing, s})
@@ -1156,7 +1156,7 @@ func isEquipment(toks []string, i int) bool {
 // A seasoning verb whose clause names the seasoning after "with" ("Krydda med socker och peppar",
 // "assaisonnez la salade d'un filet d'huile") uses what it names, not the salt; hits are the step's
 // mentions.
-func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart func([]int) []int, found []bool) {
+func (idx *matchIndex) implicit(toks []string, stop []bool, hits []hit, lx *lexicon, ofPart func([]int) []int, found []bool) {
 	season, grease, dust := false, false, false
 	inName := make([]bool, len(toks))
 	// qualifier: a word after the first of a food's name, as "salata" of "ricotta salata" (salted),
@@ -1181,6 +1181,10 @@ func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart f
 				linkAll(ofPart(idx.saltOnly), found)
 			case lx.has(classPepperVerb, toks, i):
 				linkAll(ofPart(idx.pepperOnly), found)
+			case lx.has(classGrease, toks, i) && !inName[i] && tinInSentence(toks, stop, lx, i) && !foodWith(toks, stop, hits, lx, i):
+				// "Eine Springform fetten", "Smør en ildfast form": greasing the tin without
+				// naming the fat takes the line given to the tin, as "grease the pan" does.
+				grease = true
 			}
 		}
 		switch t {
@@ -1215,6 +1219,61 @@ func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart f
 			found[ing] = true
 		}
 	}
+}
+
+// tinInSentence reports whether the sentence around toks[i] names a tin ("eine Springform fetten",
+// "untar el molde"), so that a verb that may also brush or spread a food greases a tin here.
+// stop marks the separators that end a sentence: "Eine Springform (26 cm) fetten" is one.
+func tinInSentence(toks []string, stop []bool, lx *lexicon, i int) bool {
+	for k := i - 1; k >= 0 && !stop[k]; k-- {
+		if isTinNoun(toks, lx, k) {
+			return true
+		}
+	}
+	for k := i + 1; k < len(toks) && !stop[k]; k++ {
+		if isTinNoun(toks, lx, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// foodWith reports whether the sentence around toks[i] names a food after a "with" word ("bestrijk
+// met het ei", "mit Butter einfetten"): the verb then uses that food, not the line given to the tin.
+func foodWith(toks []string, stop []bool, hits []hit, lx *lexicon, i int) bool {
+	start := i
+	for start > 0 && !stop[start-1] {
+		start--
+	}
+	for k := start; k < len(toks) && !stop[k]; k++ {
+		if !lx.has(classWith, toks, k) {
+			continue
+		}
+		for _, h := range hits {
+			if h.pos > k && h.pos <= k+4 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isTinNoun reports whether toks[k] names a tin itself ("Form", "molde", "formen"), not the act of
+// greasing or dusting it ("bestäuben" dusts a cake with sugar as well as a tin with flour).
+func isTinNoun(toks []string, lx *lexicon, k int) bool {
+	return lx.has(classTin, toks, k) && !lx.has(classGrease, toks, k)
+}
+
+// givenToTin reports whether a line's folded notes give it to a tin by naming the tin ("Butter für
+// die Form", "smør til formen"), as "for greasing" does in English; "zum Bestäuben" dusts a cake.
+func givenToTin(notes string, lx *lexicon) bool {
+	w := strings.Fields(notes)
+	for k := range w {
+		if isTinNoun(w, lx, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // plainSeasoning are the words before "seasoning" that leave it salt and pepper.
@@ -1426,7 +1485,9 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			idx.salt = append(idx.salt, i)
 		}
 		notes := strings.ToLower(p.Notes)
-		if strings.Contains(notes, "greas") {
+		// "oil, for greasing"; in the other languages the notes that give a line to the tin
+		// ("Butter für die Form", "smør til formen") mean the same.
+		if strings.Contains(notes, "greas") || lang != "en" && givenToTin(strings.Join(normalize(p.Notes), " "), lexicons[lang]) {
 			idx.greasing = append(idx.greasing, i)
 		}
 		if strings.Contains(notes, "dusting") {
