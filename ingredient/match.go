@@ -648,8 +648,18 @@ func preferUsed(ings []int, used []bool) []int {
 
 func isWaterLine(p Parsed) bool {
 	w := dropIgnored(normalize(p.Name))
-	return len(w) > 0 && w[len(w)-1] == "water"
+	if len(w) == 0 {
+		return false
+	}
+	// "cold water"; "agua fría", "1 l vody": the word for water first in the languages that put
+	// the food first, but not "eau de fleur d'oranger", a flavouring named after it.
+	return waterWords[w[len(w)-1]] || waterWords[w[0]] && (len(w) == 1 || !romancePrepositions[w[1]])
 }
+
+// waterWords are the words for water, folded, in the languages of the set, with the case forms a
+// line writes in Polish and Czech ("1 l vody", "szklanka wody").
+var waterWords = setOf("water", "agua", "acqua", "eau", "wasser", "woda", "wody", "voda", "vody",
+	"vatten", "vand", "vann")
 
 // hit is one span of a step and the candidates for it.
 type hit struct {
