@@ -1359,7 +1359,7 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		}
 	}
 	for i, p := range ings {
-		if p.Name == "" {
+		if p.Name == "" || isToolLine(p.Name, lang) {
 			continue
 		}
 		seasoning := false
