@@ -656,6 +656,20 @@ func isWaterLine(p Parsed) bool {
 	return waterWords[w[len(w)-1]] || waterWords[w[0]] && (len(w) == 1 || !romancePrepositions[w[1]])
 }
 
+// cutSuffixes are, folded, the last parts of a compound that name a cut of the food before them
+// (filet, filé, Brust, borst, bryst, bröst), in the languages that compound foods.
+var cutSuffixes = []string{"fileter", "filets", "fileer", "filet", "filer", "file", "bruste", "brust", "borsten", "borst", "bryst", "brost"}
+
+// cutCompoundFood returns the food a compound of a food and a cut names ("lax" of "laxfile"), or "".
+func cutCompoundFood(w string) string {
+	for _, s := range cutSuffixes {
+		if strings.HasSuffix(w, s) && len(w)-len(s) >= 3 {
+			return w[:len(w)-len(s)]
+		}
+	}
+	return ""
+}
+
 // waterWords are the words for water, folded, in the languages of the set, with the case forms a
 // line writes in Polish and Czech ("1 l vody", "szklanka wody").
 var waterWords = setOf("water", "agua", "acqua", "eau", "wasser", "woda", "wody", "voda", "vody",
@@ -1447,6 +1461,14 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			}
 			if lang != "en" {
 				idx.addSameFood(i, alt)
+			}
+			if pw := plainAlts[a]; compoundLanguages[lang] && len(pw) > 0 {
+				// "laxfilé", "Lachsfilet", "Hähnchenbrust": a step calls the cut by its food ("lägg
+				// laxen i formen").
+				if food := cutCompoundFood(pw[len(pw)-1]); food != "" {
+					k := stemWords([]string{food}, lang)
+					idx.add(candidate{ing: i, kind: kindHead, cover: 1, head: k[0]}, k)
+				}
 			}
 		}
 		if lx := lexicons[lang]; lang != "en" && len(alts) > 0 && isMeat(plainAlts[0], lx) {

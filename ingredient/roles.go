@@ -1217,7 +1217,8 @@ func mixCompound(t string, lx *lexicon) bool {
 		return false
 	}
 	for _, m := range lx.singles[classMix] {
-		if len(m) >= 4 && len(t) > len(m)+2 && strings.HasSuffix(t, m) {
+		// "dillsås": a noun of three letters ends a compound whose food part has four or more.
+		if (len(m) >= 4 && len(t) > len(m)+2 || len(m) == 3 && len(t) >= len(m)+4) && strings.HasSuffix(t, m) {
 			return true
 		}
 	}
