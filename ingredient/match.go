@@ -222,6 +222,14 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 					cands = append(slices.Clone(cands), idx.compound[stemWord(view.toks[h.pos], lang)]...)
 				}
 				ings = besidesTheTin(ings, cands, st.notes, lx)
+				if r.cook && !r.serve && st.serving[ings[0]] && !spare(st.notes[ings[0]]) {
+					// "Calentar el aceite" with "aceite de oliva" and "un chorrito de aceite para
+					// servir": a step that cooks means the line not kept for the table.
+					// (Only a line of the same part: "citroensap" of the topping with a lemon for
+					// garnish there is not the cake's.)
+					kept := ings[0]
+					ings = besides(ings, cands, func(ing int) bool { return st.serving[ing] || sections[ing] != sections[kept] })
+				}
 			}
 			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
 				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt
@@ -584,9 +592,15 @@ func besidesTheTin(ings []int, cands []candidate, notes []string, lx *lexicon) [
 	if !forTheTin(notes[ings[0]], lx) || spare(notes[ings[0]]) {
 		return ings
 	}
+	return besides(ings, cands, func(ing int) bool { return forTheTin(notes[ing], lx) })
+}
+
+// besides returns the best candidate line of a mention that is not set aside, in place of the one
+// line ings names, if there is one; else ings.
+func besides(ings []int, cands []candidate, aside func(int) bool) []int {
 	best, bestKind := -1, -1
 	for _, c := range cands {
-		if c.ing != ings[0] && c.kind > bestKind && !forTheTin(notes[c.ing], lx) {
+		if c.ing != ings[0] && c.kind > bestKind && !aside(c.ing) {
 			best, bestKind = c.ing, c.kind
 		}
 	}
