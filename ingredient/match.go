@@ -1541,7 +1541,34 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		}
 	}
 	idx.addNominalParticiples(ings)
+	if romance[lang] {
+		idx.dropStockOf(ings)
+	}
 	return idx
+}
+
+// dropStockOf takes, in the languages that name the food first, a stock made of a food ("caldo de
+// pollo", "brodo di carne", "fond de volaille") off the keys it shares with a line that is that food
+// ("muslos de pollo"): "dorar el pollo" is the thighs; the stock is called "el caldo".
+func (idx *matchIndex) dropStockOf(ings []Parsed) {
+	lx := lexicons[idx.lang]
+	stock := make([]bool, len(ings))
+	some := false
+	for i, p := range ings {
+		w := normalizeIn(p.Name, idx.lang)
+		stock[i] = len(w) > 1 && lx.has(kindStock, w, 0)
+		some = some || stock[i]
+	}
+	if !some {
+		return
+	}
+	for key, cands := range idx.keys {
+		food := slices.ContainsFunc(cands, func(c candidate) bool { return !stock[c.ing] })
+		if !food || len(cands) < 2 {
+			continue
+		}
+		idx.keys[key] = slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return stock[c.ing] })
+	}
 }
 
 // addNominalParticiples keys, in Italian, Spanish and Portuguese, the participle that tells one line
