@@ -1219,9 +1219,10 @@ func (idx *matchIndex) implicit(toks []string, stop []bool, hits []hit, lx *lexi
 				linkAll(ofPart(idx.saltOnly), found)
 			case lx.has(classPepperVerb, toks, i):
 				linkAll(ofPart(idx.pepperOnly), found)
-			case lx.has(classGrease, toks, i) && !inName[i] && tinInSentence(toks, stop, lx, i) && !foodWith(toks, stop, hits, lx, i):
+			case lx.has(classGrease, toks, i) && (!inName[i] || i+1 < len(toks) && lx.has(classArticle, toks, i+1)) && tinInSentence(toks, stop, lx, i) && !foodWith(toks, stop, hits, lx, i):
 				// "Eine Springform fetten", "Smør en ildfast form": greasing the tin without
-				// naming the fat takes the line given to the tin, as "grease the pan" does.
+				// naming the fat takes the line given to the tin, as "grease the pan" does. (The
+				// Scandinavian verb is the word for butter; an article after it makes it the verb.)
 				grease = true
 			}
 		}
