@@ -25,9 +25,9 @@ GLYPH = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾",
 PARTS = [(0, 1), (1, 2), (1, 3), (2, 3), (1, 4), (3, 4), (1, 8)]  # simplest first: ties go to it
 MARK = re.compile(r"\[([^\]]+)\]|\{([^}|]+)\|([^}]+)\}")
 VG = "".join(VULGAR)
-# The word that joins a whole number to its fraction in a mixed number: "1 and 1/2" (English),
-# "2 e 1/2" (Portuguese, Italian), "1 y 1/2" (Spanish), "1 i 1/2" (Polish).
-JOIN = r"(?:and|e|y|i)"
+# The word for "and" that joins a whole number to its fraction in a mixed number: "1 and 1/2"
+# (English), "2 e 1/2" (Portuguese, Italian), "1 y 1/2" (Spanish), "1 i 1/2" (Polish), "1 et 1/2".
+JOIN = r"(?:and|e|y|et|und|en|i|och|og)"
 
 
 def parse_number(text):
