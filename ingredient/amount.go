@@ -678,6 +678,10 @@ func (r *reader) packageSize(a *amount, i int) bool {
 	return r.followsNever(i, ReasonPackage)
 }
 
+// perItemParenWords in a parenthesis make its amount the size of each item: "(5 oz each)", "(à
+// 150 g)", "(po 400 g)".
+var perItemParenWords = []string{"each", "apiece", "à", "ea", "per", "chacun", "chacune", "ciascuno", "ciascuna", "cada", "je", "po", "styck"}
+
 // sizeInParen reports whether the measure a at token i is the only number of the parenthesis at
 // open: after words that label or describe it ("(de 80 g)", "(Abtropfgewicht 285 g)", "(ca. 500
 // g)", "(aus dem Kühlregal, 275 g)") and before nothing but the words of a net or drained weight
@@ -688,6 +692,9 @@ func (r *reader) sizeInParen(open, i int, a *amount) bool {
 	end := p.closeParen(open) - 1 // the ")"
 	if end < a.unitEnd {
 		return false
+	}
+	if r.parenHas(open, perItemParenWords...) {
+		return false // the size of each item (perItem), not of the packages
 	}
 	for k := open + 1; k < i; k++ {
 		if p.toks[k].kind == tNum {
@@ -930,7 +937,7 @@ func (r *reader) perItem(a *amount, i int) Reason {
 	if a.unit != nil && of >= 1 && p.toks[of-1].kind == tWord && cutWords[p.toks[of-1].low] {
 		return ReasonPerItem
 	}
-	if open, in := r.enclosingParen(i); in && r.parenHas(open, "each", "apiece", "à", "ea", "per", "chacun", "chacune", "ciascuno", "ciascuna", "cada", "je", "po", "styck") {
+	if open, in := r.enclosingParen(i); in && r.parenHas(open, perItemParenWords...) {
 		return ReasonPerItem
 	}
 	// "each" after the amount: the size of each of the items counted before ("4 steaks, about
