@@ -132,8 +132,8 @@ func elisionBits(w string) uint16 {
 	if k < 1 {
 		return 0
 	}
-	rest, _ := utf8.DecodeRuneInString(w[k+len(string([]rune(w[k:])[0])):])
-	if !unicode.IsLower(rest) {
+	_, size := utf8.DecodeRuneInString(w[k:]) // the apostrophe
+	if rest, _ := utf8.DecodeRuneInString(w[k+size:]); !unicode.IsLower(rest) {
 		return 0
 	}
 	var bits uint16
