@@ -739,7 +739,7 @@ func (r *reader) wordCountAt(j int) bool {
 
 // netWeightWords name the weight written on a package.
 var netWeightWords = setOf("abtropfgewicht", "füllmenge", "nettogewicht", "netto", "net", "nett", "wt", "weight",
-	"drained", "poids", "égoutté", "peso", "sgocciolato", "escurrido", "uitlekgewicht", "inhoud", "nettovikt")
+	"drained", "poids", "égoutté", "peso", "neto", "líquido", "drenado", "sgocciolato", "escurrido", "uitlekgewicht", "inhoud", "nettovikt")
 
 // countedContainer reports whether an amount counts packages: its unit is one ("1 can"), or, in a
 // language whose package words are not units, the word after it ("1 boîte", "1 blik", "1 lata").
