@@ -1387,14 +1387,25 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			}
 		}
 	}
+	// stock marks, in the languages that name the food first, the lines of a stock made of a food
+	// ("caldo de pollo"); see dropStockOf.
+	var stock []bool
 	for i, p := range ings {
-		if p.Name == "" || isToolLine(p.Name, lang) {
+		if p.Name == "" {
 			continue
 		}
 		seasoning := false
-		names := [][]string{normalize(p.Name)}
-		if lang != "en" {
+		var names [][]string
+		if lang == "en" {
+			names = [][]string{normalize(p.Name)}
+		} else {
 			plain := cleanName(normalizeIn(splitElisions(dropQualityLabels(p.Name)), lang), lang)
+			if romance[lang] && len(plain) > 1 && lexicons[lang].has(kindStock, plain, 0) {
+				if stock == nil {
+					stock = make([]bool, len(ings))
+				}
+				stock[i] = true
+			}
 			if onlyFunctionWords(plain, lang) && p.Notes != "" {
 				// "1 i 1/2 łyżeczki kurkumy" reads as the name "i", "1 xícara (chá) de óleo" as the
 				// name "xícara": the food is in the notes.
@@ -1421,6 +1432,9 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 					names = append(names, fruit)
 				}
 			}
+		}
+		if isTool(names[0]) {
+			continue
 		}
 		if lang == "en" {
 			names = append(names, englishVariants(names[0])...)
@@ -1542,8 +1556,8 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		}
 	}
 	idx.addNominalParticiples(ings)
-	if romance[lang] {
-		idx.dropStockOf(ings)
+	if stock != nil {
+		idx.dropStockOf(stock)
 	}
 	return idx
 }
@@ -1551,18 +1565,7 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 // dropStockOf takes, in the languages that name the food first, a stock made of a food ("caldo de
 // pollo", "brodo di carne", "fond de volaille") off the keys it shares with a line that is that food
 // ("muslos de pollo"): "dorar el pollo" is the thighs; the stock is called "el caldo".
-func (idx *matchIndex) dropStockOf(ings []Parsed) {
-	lx := lexicons[idx.lang]
-	stock := make([]bool, len(ings))
-	some := false
-	for i, p := range ings {
-		w := normalizeIn(p.Name, idx.lang)
-		stock[i] = len(w) > 1 && lx.has(kindStock, w, 0)
-		some = some || stock[i]
-	}
-	if !some {
-		return
-	}
+func (idx *matchIndex) dropStockOf(stock []bool) {
 	for key, cands := range idx.keys {
 		food := slices.ContainsFunc(cands, func(c candidate) bool { return !stock[c.ing] })
 		if !food || len(cands) < 2 {

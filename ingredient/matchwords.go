@@ -235,10 +235,10 @@ var toolStems = []string{"skewer", "toothpick", "prikker", "spiess", "zahnstoche
 	"stecchin", "palito", "espeto", "spett", "tandpetare", "spyd", "tandstik", "tannpirker", "wykalacz",
 	"spejl", "paratk"}
 
-// isToolLine reports whether a line's name is a tool of toolStems: a word of the name that is one
-// of them, or a compound ending with one, with at most a plural ending after it.
-func isToolLine(name string, lang string) bool {
-	for _, w := range normalizeIn(name, lang) {
+// isTool reports whether a line's name, as normalized words, is a tool of toolStems: a word that
+// is one of them, or a compound ending with one, with at most a plural ending after it.
+func isTool(name []string) bool {
+	for _, w := range name {
 		for _, t := range toolStems {
 			if i := strings.LastIndex(w, t); i >= 0 && len(w)-(i+len(t)) <= 2 {
 				return true
