@@ -162,6 +162,11 @@ func assemble(names []string, secs []int32, ids []uuid.UUID, texts []string) ([]
 	return out, nil
 }
 
+// ServingsUnitMax is the longest servings unit, in characters: a short
+// noun phrase ("9-inch pies"). The API refuses a longer one, the importer
+// leaves out a longer one it reads, and migration 0460 checks it too.
+const ServingsUnitMax = 40
+
 // RecipeInput is what creating or editing a recipe writes. The handler has
 // validated it; the database's checks are the last line.
 type RecipeInput struct {
