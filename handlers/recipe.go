@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
@@ -394,7 +393,7 @@ func recipeFields(fe fieldErrors, b recipeBody) repo.RecipeInput {
 	if b.ServingsUnit != nil {
 		in.ServingsUnit = strings.TrimSpace(*b.ServingsUnit)
 		switch {
-		case utf8.RuneCountInString(in.ServingsUnit) > repo.ServingsUnitMax || strings.ContainsFunc(in.ServingsUnit, unicode.IsControl):
+		case !repo.ServingsUnitOK(in.ServingsUnit):
 			fe.add("servingsUnit", "must be one line of at most %d characters", repo.ServingsUnitMax)
 		case in.ServingsUnit != "" && b.Servings == nil:
 			// a unit counts servings; alone it would say nothing

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -166,6 +169,13 @@ func assemble(names []string, secs []int32, ids []uuid.UUID, texts []string) ([]
 // noun phrase ("9-inch pies"). The API refuses a longer one, the importer
 // leaves out a longer one it reads, and migration 0460 checks it too.
 const ServingsUnitMax = 40
+
+// ServingsUnitOK reports whether a trimmed text can be a servings unit:
+// one line of at most ServingsUnitMax characters. The API and the
+// importers both ask it.
+func ServingsUnitOK(u string) bool {
+	return utf8.RuneCountInString(u) <= ServingsUnitMax && !strings.ContainsFunc(u, unicode.IsControl)
+}
 
 // RecipeInput is what creating or editing a recipe writes. The handler has
 // validated it; the database's checks are the last line.

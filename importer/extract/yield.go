@@ -2,9 +2,11 @@ package extract
 
 import (
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // parseServings reads recipeYield in any of its published shapes as a
@@ -59,7 +61,14 @@ var numberWords = []numberWord{
 // give their upper bound; "1 1/2 cups" gives 1; a number of dozens counts
 // its pieces ("2 dozen" is 24).
 func yieldFromText(s string) *int {
-	s = strings.ToLower(cleanText(s))
+	n, _, _ := readYield(strings.ToLower(cleanText(s)))
+	return n
+}
+
+// readYield reads the number of a lower-case yield text s (see
+// yieldFromText) and returns it with the text before it and the text after
+// it (after a range and "dozen"), or nil.
+func readYield(s string) (n *int, before, after string) {
 	digitAt := strings.IndexFunc(s, unicode.IsDigit)
 	word, wordAt := firstNumberWord(s)
 	if wordAt >= 0 && (digitAt < 0 || wordAt < digitAt) {
@@ -70,19 +79,100 @@ func yieldFromText(s string) *int {
 		}
 		if word.word != "dozen" && dozenFollows(rest) {
 			n *= 12
+			rest = strings.TrimLeft(rest, " ")[len("dozen"):]
 		}
-		return &n
+		return &n, s[:wordAt], rest
 	}
 	if digitAt < 0 {
-		return nil
+		return nil, s, ""
 	}
 	nums, rest := leadingNumbers(s)
 	f := nums[len(nums)-1]
 	if dozenFollows(rest) {
 		f *= 12
+		rest = strings.TrimLeft(rest, " ")[len("dozen"):]
 	}
-	return positive(f)
+	return positive(f), s[:digitAt], rest
 }
+
+// parseYieldUnit reads what a yield counts when it is not people, from the
+// same shapes as parseServings: "12 cookies", "Makes 24 muffins", "2
+// loaves", {"value": 24, "unitText": "muffins"}. Of an array the first
+// element that names a unit wins. It returns "" for people ("Serves 4",
+// "4 servings", "4 personnes", "Portionen: 4") and for a bare number.
+func parseYieldUnit(v any) string {
+	switch v := v.(type) {
+	case string:
+		return yieldUnitFromText(v)
+	case []any:
+		for _, e := range v {
+			if u := parseYieldUnit(e); u != "" {
+				return u
+			}
+		}
+	case map[string]any:
+		if t, ok := get(v, "unitText").(string); ok {
+			return yieldUnitPhrase("", cleanText(t))
+		}
+		return parseYieldUnit(get(v, "name", "text"))
+	}
+	return ""
+}
+
+// yieldUnitFromText is the noun phrase that follows the number of a yield
+// text, as written ("Makes 2 small Loaves" is "small Loaves").
+func yieldUnitFromText(s string) string {
+	s = cleanText(s)
+	lower := strings.ToLower(s)
+	n, before, after := readYield(lower)
+	if n == nil {
+		return ""
+	}
+	if len(lower) == len(s) {
+		// the same text in its own case, which the unit keeps
+		before, after = s[:len(before)], s[len(s)-len(after):]
+	}
+	return yieldUnitPhrase(before, after)
+}
+
+var (
+	// peopleLabel is a label before a yield's number that says it counts
+	// people whatever follows ("Serves 4 hungry adults").
+	peopleLabel = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:serves|serving for|feeds)(?:[^\pL]|$)`)
+	// peopleNoun is a yield noun for people or their portions ("4
+	// servings", "4 personnes", "4人份"), the nouns of page text's servings.
+	peopleNoun = regexp.MustCompile(`(?i)^(?:` + servingsNounWords + `)(?:[^\pL]|$)`)
+	// unitEnd ends a yield's noun phrase: a parenthesis, punctuation, a
+	// dash between words, the end of a sentence, or an alternative ("2
+	// loaves or 24 rolls").
+	unitEnd = regexp.MustCompile(`(?i)[(\[,;:/!?]|\s[-–—]\s|\.(?:\s|$)|\s(?:or|oder|ou|o)\s`)
+	// unitLead is what may stand between the number and its noun: a size
+	// in parentheses ("4 (1-cup) servings") or a multiplication sign.
+	unitLead = regexp.MustCompile(`^(?:\([^)]{0,20}\)\s*|[x×]\s+)`)
+)
+
+// yieldUnitPhrase is the unit of a yield whose number has before and
+// after it the given texts: the words after it up to the end of the
+// phrase; "" when they name people, when a label before the number does,
+// when they hold no letter, or when they are longer than a unit is
+// (repo.ServingsUnitMax: a sentence, not a noun).
+func yieldUnitPhrase(before, after string) string {
+	if peopleLabel.MatchString(before) {
+		return ""
+	}
+	u := unitLead.ReplaceAllString(strings.TrimSpace(after), "")
+	if i := unitEnd.FindStringIndex(u); i != nil {
+		u = u[:i[0]]
+	}
+	u = strings.TrimSpace(u)
+	if peopleNoun.MatchString(u) || !strings.ContainsFunc(u, unicode.IsLetter) || utf8.RuneCountInString(u) > servingsUnitMax {
+		return ""
+	}
+	return u
+}
+
+// servingsUnitMax is repo.ServingsUnitMax, which this package may not import.
+const servingsUnitMax = 40
 
 // firstNumberWord finds the number word that comes first in s.
 func firstNumberWord(s string) (numberWord, int) {
