@@ -112,7 +112,10 @@ func parseYieldUnit(v any) string {
 		}
 	case map[string]any:
 		if t, ok := get(v, "unitText").(string); ok {
-			return yieldUnitPhrase("", cleanText(t))
+			if t = cleanText(t); yieldText.MatchString(t) {
+				return yieldUnitFromText(t) // a whole yield ("24 cookies"), as some apps write it
+			}
+			return yieldUnitPhrase("", t)
 		}
 		return parseYieldUnit(get(v, "name", "text"))
 	}
@@ -136,6 +139,8 @@ func yieldUnitFromText(s string) string {
 }
 
 var (
+	// yieldText is a text that starts with its number ("24 cookies").
+	yieldText = regexp.MustCompile(`^\d+\s`)
 	// peopleLabel is a label before a yield's number that says it counts
 	// people whatever follows ("Serves 4 hungry adults").
 	peopleLabel = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:serves|serving for|feeds)(?:[^\pL]|$)`)
@@ -274,3 +279,10 @@ func wordIndex(s, w string) int {
 }
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// YieldUnit reads what a yield counts when it is not people, from the
+// shapes Servings reads ("24 muffins"; a schema.org QuantitativeValue
+// {"value": 24, "unitText": "muffins"}, the shape of an app's separate
+// count and unit); "" for people or a bare number. It lets the archive
+// importer's format readers keep a unit by the page reader's rules.
+func YieldUnit(v any) string { return parseYieldUnit(v) }

@@ -33,6 +33,8 @@ func TestParseYieldUnit(t *testing.T) {
 		{"4 cups", "cups"},
 		{[]any{"24", "24 muffins"}, "muffins"},
 		{map[string]any{"value": 24.0, "unitText": "muffins"}, "muffins"},
+		{map[string]any{"value": 24.0, "unitText": "24 muffins"}, "muffins"},
+		{map[string]any{"value": 1.0, "unitText": "9-inch pie"}, "9-inch pie"},
 		// people
 		{"Serves 4", ""},
 		{"4 servings", ""},
