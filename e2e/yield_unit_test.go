@@ -69,9 +69,7 @@ func TestYieldUnitReadsTheSame(t *testing.T) {
 	if l := controlLabel(); l != "Loaves" {
 		b.fail("scaled servings control labelled %q, want Loaves", l)
 	}
-	if lines := b.texts("ingredient-line"); len(lines) != 2 || lines[0] != "8 cups flour" {
-		b.fail("lines at 2 loaves %q", lines)
-	}
+	b.wait("the lines for 2 loaves", `document.querySelector('[data-testid=ingredient-line]').innerText.trim() === '8 cups flour'`)
 
 	// Printed: the yield says what the lines are for without the control.
 	b.run("emulate print media", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
