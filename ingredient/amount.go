@@ -649,7 +649,7 @@ func (r *reader) packageSize(a *amount, i int) bool {
 			j--
 		}
 		described := false
-		for j >= 0 && p.toks[j].kind == tWord && (isSizeWord(p.toks[j].low) || descriptors[p.toks[j].low]) {
+		for j >= 0 && p.toks[j].kind == tWord && !countWords[p.toks[j].low] && (isSizeWord(p.toks[j].low) || descriptors[p.toks[j].low]) {
 			j--
 			described = true
 		}
@@ -658,9 +658,9 @@ func (r *reader) packageSize(a *amount, i int) bool {
 			for j >= 0 && p.toks[j].kind == tWord && (isSizeWord(p.toks[j].low) || descriptors[p.toks[j].low]) {
 				j--
 			}
-			return r.countEndsAt(j)
+			return r.countEndsAt(j) || r.wordCountAt(j)
 		}
-		if r.bareCountEndsAt(j) {
+		if r.bareCountEndsAt(j) || r.wordCountAt(j) {
 			// "2 (6 oz) salmon fillets" gives each piece's size; after the words that describe
 			// the pieces, the weight is that of them all ("6 medium (about 2 lb) potatoes", "16
 			// whole (227 grams) graham crackers"), unless a package follows ("1 large (28 oz) can").
@@ -671,37 +671,75 @@ func (r *reader) packageSize(a *amount, i int) bool {
 			return end > 0 && end < len(p.toks) && p.toks[end].kind == tWord && isContainer(p.toks[end].text)
 		}
 		// "1 can tomato sauce (15 oz)", "1 boîte de tomates pelées (400 g)": a bare measure in
-		// parentheses after a counted container, before any other number.
-		if n := len(r.amounts); n > 0 && r.countedContainer(&r.amounts[n-1]) && r.numbers[len(r.numbers)-1].Start == r.amounts[n-1].start &&
-			a.unit != nil && measureUnits[a.unit.Key] && (open == i-1 || open == i-2 && ofWords[p.toks[i-1].low] || r.netWeightBetween(open, i)) &&
-			p.closeParen(open) == a.unitEnd+1 {
-			return true // also "2 latas de atún (de 80 g)"
-		}
-		return false
+		// parentheses after counted containers, before any other number.
+		return r.containersCounted() && a.unit != nil && measureUnits[a.unit.Key] && r.sizeInParen(open, i, a)
 	}
 	// An equivalent of a package size: "1 15-ounce (425 g) can", "1 (15-ounce/425 g) can".
 	return r.followsNever(i, ReasonPackage)
 }
 
-// netWeightBetween reports whether the words between a parenthesis at open and token i label the
-// package's net or drained weight ("1 Dose Mais (Abtropfgewicht 285 g)", "1 can corn (drained
-// weight: 285 g)"), which is its size.
-func (r *reader) netWeightBetween(open, i int) bool {
+// perItemParenWords in a parenthesis make its amount the size of each item: "(5 oz each)", "(à
+// 150 g)", "(po 400 g)".
+var perItemParenWords = []string{"each", "apiece", "à", "ea", "per", "chacun", "chacune", "ciascuno", "ciascuna", "cada", "je", "po", "styck"}
+
+// sizeInParen reports whether the measure a at token i is the only number of the parenthesis at
+// open: after words that label or describe it ("(de 80 g)", "(Abtropfgewicht 285 g)", "(ca. 500
+// g)", "(aus dem Kühlregal, 275 g)") and before nothing but the words of a net or drained weight
+// ("(ca. 140 g Abtropfgewicht)"). After counted packages it is the size of each; words that join
+// another amount ("or", "plus", "total") were ruled out by the caller.
+func (r *reader) sizeInParen(open, i int, a *amount) bool {
 	p := &r.p
-	if i-open < 2 || i-open > 4 {
+	end := p.closeParen(open) - 1 // the ")"
+	if end < a.unitEnd {
 		return false
 	}
+	if r.parenHas(open, perItemParenWords...) {
+		return false // the size of each item (perItem), not of the packages
+	}
 	for k := open + 1; k < i; k++ {
-		if !netWeightWords[p.toks[k].low] && !p.isPunct(k, ":", ".") {
+		if p.toks[k].kind == tNum {
+			return false
+		}
+	}
+	for k := a.unitEnd; k < end; k++ {
+		if !netWeightWords[p.toks[k].low] && !p.isPunct(k, ".") {
 			return false
 		}
 	}
 	return true
 }
 
+// containersCounted reports whether the line so far counts packages and nothing else: its last
+// number is a count of containers ("1 Glas", "2 boîtes"), or it has no number yet and heads with a
+// count written as a word before a container ("eine Dose Kichererbsen (400 g)", "deux boîtes de
+// tomates pelées (400 g)").
+func (r *reader) containersCounted() bool {
+	if n := len(r.amounts); n > 0 {
+		return r.countedContainer(&r.amounts[n-1]) && r.numbers[len(r.numbers)-1].Start == r.amounts[n-1].start
+	}
+	p := &r.p
+	if len(r.numbers) > 0 || !r.wordCountAt(0) {
+		return false
+	}
+	k := 1
+	for k < len(p.toks) && p.toks[k].kind == tWord && isSizeWord(p.toks[k].low) {
+		k++
+	}
+	return k < len(p.toks) && p.toks[k].kind == tWord && isContainer(p.toks[k].text)
+}
+
+// wordCountAt reports whether token j is a count written as a word that heads the line, before
+// any number: "one (14 oz) can", "two (6-ounce) salmon fillets", "eine Dose (400 g)". The numbers
+// after it are read as they would be after the same count in digits; the word itself never scales
+// (issue 14: only amounts written in digits do).
+func (r *reader) wordCountAt(j int) bool {
+	p := &r.p
+	return j == 0 && len(p.toks) > 0 && p.toks[0].kind == tWord && countWords[p.toks[0].low] && len(r.numbers) == 0
+}
+
 // netWeightWords name the weight written on a package.
 var netWeightWords = setOf("abtropfgewicht", "füllmenge", "nettogewicht", "netto", "net", "nett", "wt", "weight",
-	"drained", "poids", "égoutté", "peso", "sgocciolato", "escurrido", "uitlekgewicht", "inhoud", "nettovikt")
+	"drained", "poids", "égoutté", "peso", "neto", "líquido", "drenado", "sgocciolato", "escurrido", "uitlekgewicht", "inhoud", "nettovikt")
 
 // countedContainer reports whether an amount counts packages: its unit is one ("1 can"), or, in a
 // language whose package words are not units, the word after it ("1 boîte", "1 blik", "1 lata").
@@ -879,10 +917,12 @@ func (r *reader) perItem(a *amount, i int) Reason {
 		}
 	}
 	// "4 zalmfilets van 150 g", "3 huevos de 60 g", "2 latas de 400 g": a measure introduced by "of"
-	// after things counted without a unit is the size of each.
+	// after things counted without a unit, or after counted packages ("2 boîtes de 400 g de
+	// tomates", "2 latas de atún de 80 g"), is the size of each.
 	// Also with an approximation between: "4 kipfilets van ca. 125 g", "4 fette di circa 200 g".
 	of := r.ofBefore(i)
-	if a.unit != nil && measureUnits[a.unit.Key] && of >= 2 && len(r.amounts) > 0 && r.amounts[len(r.amounts)-1].unit == nil &&
+	if a.unit != nil && measureUnits[a.unit.Key] && of >= 2 && len(r.amounts) > 0 &&
+		(r.amounts[len(r.amounts)-1].unit == nil || r.countedContainer(&r.amounts[len(r.amounts)-1])) &&
 		r.numbers[len(r.numbers)-1].Start == r.amounts[len(r.amounts)-1].start {
 		last := r.amounts[len(r.amounts)-1]
 		words := true
@@ -897,7 +937,7 @@ func (r *reader) perItem(a *amount, i int) Reason {
 	if a.unit != nil && of >= 1 && p.toks[of-1].kind == tWord && cutWords[p.toks[of-1].low] {
 		return ReasonPerItem
 	}
-	if open, in := r.enclosingParen(i); in && r.parenHas(open, "each", "apiece", "à", "ea", "per", "chacun", "chacune", "ciascuno", "ciascuna", "cada", "je", "po", "styck") {
+	if open, in := r.enclosingParen(i); in && r.parenHas(open, perItemParenWords...) {
 		return ReasonPerItem
 	}
 	// "each" after the amount: the size of each of the items counted before ("4 steaks, about
@@ -1238,7 +1278,13 @@ var packCountWords = setOf("count", "ct", "pack", "piece", "pc")
 
 // countWords count items in words; a measure after them is the size of each ("one 15-ounce can").
 var countWords = setOf("a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-	"eleven", "twelve", "ein", "eine", "un", "une", "uno", "una")
+	"eleven", "twelve", "ein", "eine", "un", "une", "uno", "una",
+	// The counts up to six in the other languages of the corpus, but for the words that are also
+	// another word there or in English ("to", "en", "et", "sei", "um", "fire").
+	"zwei", "drei", "vier", "fünf", "sechs", "deux", "trois", "quatre", "cinq", "dos", "tres", "cuatro", "cinco", "seis",
+	"due", "tre", "quattro", "cinque", "een", "twee", "drie", "zes", "um", "uma", "dois", "duas", "três",
+	"jeden", "jedna", "dwa", "dwie", "trzy", "cztery", "pięć", "dva", "dvě", "tři", "čtyři", "pět",
+	"ett", "två", "fyra", "fem")
 
 var currency = setOf("$", "€", "£", "¥", "₹")
 

@@ -1,5 +1,12 @@
 package ingredient
 
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
 // The table of word forms (data/english_words.txt) is English ("1 orange" → "2 oranges"), so the
 // reader gives a counted noun only in a line that reads as English: "1 orange sanguine", "1 avocado
 // maturo" or "Succo di 1 lime" keep their words as written at any servings, since an English "s" on
@@ -8,8 +15,8 @@ package ingredient
 
 // lineWords are frequent words of ingredient lines that only one language uses: articles and
 // prepositions, the words for juice, zest and ripe, the pieces a food is cut into, and common
-// describing words. They are folded as the line's words are (lower case, no accents, "blokjes" →
-// "blokje"). Measures come from each language's measure list in data/roles.txt. Words that English
+// describing words; with them count the pantry words below. They are folded as the line's words
+// are (lower case, no accents, "blokjes" → "blokje"). Measures come from each language's measure list in data/roles.txt. Words that English
 // lines use too ("as", "no", "do", "i", "per", "non", "mature", "med" for medium, "store", "petite",
 // the "fraîche" of crème fraîche) are left out: they tell nothing.
 var lineWords = map[string][]string{
@@ -53,18 +60,88 @@ var lineWords = map[string][]string{
 	"no": {"og", "til", "av", "saft", "skall", "moden", "modne", "stor", "liten", "små", "hakket", "revet", "fersk", "ferske"},
 }
 
+// pantryWords are the commonest foods of a pantry (milk, cream, stock, sugar, flour, water, oil,
+// salt, pepper) in the languages whose word no English line writes: "1 Liter Milch", "½ l de
+// leche", "1 filet d'huile". Words English writes too ("butter", "water", "salt", "latte", "farina")
+// are left out.
+var pantryWords = map[string][]string{
+	"de": {"milch", "sahne", "brühe", "zucker", "mehl", "wasser", "öl", "salz", "pfeffer"},
+	"fr": {"lait", "huile", "beurre", "sucre", "farine", "eau", "sel", "poivre"},
+	"es": {"leche", "aceite", "azúcar", "harina", "agua", "pimienta", "caldo"},
+	"it": {"olio", "zucchero", "acqua", "brodo", "pepe"},
+	"nl": {"melk", "boter", "suiker", "bloem", "zout", "olie"},
+	"pt": {"leite", "azeite", "açúcar", "farinha", "água", "manteiga"},
+	"sv": {"mjölk", "grädde", "socker", "vetemjöl", "vatten"},
+	"pl": {"mleko", "mleka", "masło", "masła", "cukier", "cukru", "mąka", "mąki", "woda", "wody", "oleju"},
+	"da": {"mælk", "fløde", "vand"},
+	"no": {"melk", "fløte", "vann"},
+}
+
 // lineLangs maps a folded word to the languages it marks, as bits in lineLangOrder order.
 var lineLangOrder = []string{"en", "de", "fr", "es", "it", "nl", "pt", "sv", "pl", "da", "no"}
 
 var lineLangs = func() map[string]uint16 {
 	m := map[string]uint16{}
 	for i, lang := range lineLangOrder {
-		for _, w := range lineWords[lang] {
+		for _, w := range slices.Concat(lineWords[lang], pantryWords[lang]) {
 			m[foldWord(w)] |= 1 << i // folded as the line's words are: "blokjes" is "blokje"
 		}
 	}
 	return m
 }()
+
+// compoundHeads are the pantry words that end German and Dutch compounds
+// ("Gemüsebrühe", "Kokosmilch", "Schlagsahne", "Puderzucker", "karnemelk", "basterdsuiker"), folded;
+// no English word ends in one.
+var compoundHeads = map[string]uint16{}
+
+func init() {
+	for i, lang := range lineLangOrder {
+		if lang != "de" && lang != "nl" {
+			continue
+		}
+		for _, w := range pantryWords[lang] {
+			if f := foldWord(w); len(f) >= 4 {
+				compoundHeads[f] |= 1 << i
+			}
+		}
+	}
+}
+
+// compoundBits returns the languages whose compound the folded word w is: one that ends in one of
+// their pantry words after at least three letters of another word.
+func compoundBits(w string) uint16 {
+	var bits uint16
+	for head, b := range compoundHeads {
+		if len(w) >= len(head)+3 && strings.HasSuffix(w, head) {
+			bits |= b
+		}
+	}
+	return bits
+}
+
+// elisions are the articles and prepositions French and Italian write elided onto the next word
+// ("d'huile", "l'uovo", "dell'olio"): the word tells its language when a lower-case word follows
+// the apostrophe ("d'Anjou pears" is a name).
+var elisions = map[string][]string{"d": {"fr", "it"}, "l": {"fr", "it"}, "qu": {"fr"},
+	"dell": {"it"}, "all": {"it"}, "nell": {"it"}, "dall": {"it"}, "sull": {"it"}, "un": {"it"}}
+
+// elisionBits returns the languages of an elided article at the start of word w, or 0.
+func elisionBits(w string) uint16 {
+	k := strings.IndexAny(w, "'’")
+	if k < 1 {
+		return 0
+	}
+	_, size := utf8.DecodeRuneInString(w[k:]) // the apostrophe
+	if rest, _ := utf8.DecodeRuneInString(w[k+size:]); !unicode.IsLower(rest) {
+		return 0
+	}
+	var bits uint16
+	for _, lang := range elisions[strings.ToLower(w[:k])] {
+		bits |= 1 << slices.Index(lineLangOrder, lang)
+	}
+	return bits
+}
 
 // lineLanguage tells whether the words of a line read as English (no other language has more of
 // its own words in it than English has), and whether they tell anything at all: "1 avocado" or "2
@@ -78,7 +155,10 @@ func lineLanguage(toks []token) (english, told bool) {
 			continue
 		}
 		w := foldWord(t.text)
-		bits := lineLangs[w]
+		bits := lineLangs[w] | elisionBits(t.text)
+		if bits == 0 {
+			bits = compoundBits(w)
+		}
 		for i := 1; i < len(lineLangOrder); i++ {
 			if lx := lexicons[lineLangOrder[i]]; lx != nil && len(w) > 1 && lx.exact[classMeasure][w] != nil && !sharedUnitWords[w] {
 				bits |= 1 << i // "cucharada", "eetlepel", "msk"; not "g" or "ml", which English writes too

@@ -340,8 +340,8 @@ func (p *parser) number(i int) (float64, int, bool) {
 		if n := p.tok(j); n != nil && n.kind == tNum && n.frac {
 			return v + n.val, j + 1, true
 		}
-		if n := p.tok(j + 1); n != nil && n.kind == tNum && n.frac && p.isWord(j, "and") {
-			// "1 and 1/2 teaspoons"
+		if n := p.tok(j + 1); n != nil && n.kind == tNum && n.frac && p.isWord(j, mixedJoinWords...) {
+			// "1 and 1/2 teaspoons", "2 e 1/2 xícaras", "1 y 1/2 tazas", "1 i 1/2 szklanki"
 			return v + n.val, j + 2, true
 		}
 		if p.isPunct(j, "-") && !p.toks[j].spaceBefore {
@@ -352,6 +352,11 @@ func (p *parser) number(i int) (float64, int, bool) {
 	}
 	return v, j, true
 }
+
+// mixedJoinWords join a whole number to the fraction after it in a mixed number: the word for
+// "and" in the languages of the corpus ("1 and 1/2", "2 e 1/2", "1 y 1/2", "1 et 1/2", "1 und 1/2",
+// "1 i 1/2"). Only a whole number and a fraction below one are joined, so "2 eggs and 1/2 cup" stays two.
+var mixedJoinWords = []string{"and", "e", "y", "et", "und", "en", "i", "och", "og"}
 
 // amount reads a number or a range ("2-3", "2 to 3", "1 or 2") at i.
 func (p *parser) amount(i int) (q float64, qmax *float64, next int, ok bool) {

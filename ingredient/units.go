@@ -47,7 +47,8 @@ const (
 	unitEar     = "ear"
 	// Measures of other languages with no English word: a Messerspitze or knivspids (a knife's
 	// tip), the Swedish and Norwegian kryddmått (1 ml), the Polish and Czech dekagram (10 g), a
-	// drinking glass (bicchiere, verre, vaso) and a cube (a Würfel of yeast or stock).
+	// drinking glass (bicchiere, verre, vaso) and a cube (a Würfel of yeast or stock, a Polish
+	// kostka of butter or stock).
 	unitKnifeTip = "knife tip"
 	unitKrm      = "krm"
 	unitDag      = "dag"
@@ -178,7 +179,7 @@ var unitTable = []unitSpelling{
 	{unitCan, "fr", "boîte boîtes conserve"},
 	{unitPacket, "fr", "sachet sachets"},
 	{unitJar, "fr", "pot pots bocal bocaux"},
-	{unitPackage, "fr", "paquet paquets"},
+	{unitPackage, "fr", "paquet paquets rouleau rouleaux"},
 	{unitCarton, "fr", "brique briques barquette"},
 	{unitBottle, "fr", "bouteille bouteilles"},
 	// Spanish.
@@ -288,6 +289,7 @@ var unitTable = []unitSpelling{
 	{unitJar, "pl", "słoik słoiki słoików"},
 	{unitPackage, "pl", "opakowanie opakowania paczka paczki"},
 	{unitBag, "pl", "torebka torebki"},
+	{unitCube, "pl", "kostka kostki kostek"},
 	{countOnly, "pl", "szt sztuka sztuki"},
 	// Czech.
 	{unitTbsp, "cs", "lžíce lžíci lžic"},
@@ -320,7 +322,7 @@ var unitTable = []unitSpelling{
 	{unitSprig, "sv", "kvist kvistar"},
 	{unitSlice, "sv", "skiva skivor"},
 	{unitCan, "sv", "burk burkar"},
-	{unitPackage, "sv", "förp förpackning paket"},
+	{unitPackage, "sv", "förp förpackning paket pkt"},
 	{unitBag, "sv", "påse påsar"},
 	{countOnly, "sv", "st"},
 	// Danish.

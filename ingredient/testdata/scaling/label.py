@@ -25,13 +25,16 @@ GLYPH = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾",
 PARTS = [(0, 1), (1, 2), (1, 3), (2, 3), (1, 4), (3, 4), (1, 8)]  # simplest first: ties go to it
 MARK = re.compile(r"\[([^\]]+)\]|\{([^}|]+)\|([^}]+)\}")
 VG = "".join(VULGAR)
+# The word for "and" that joins a whole number to its fraction in a mixed number: "1 and 1/2"
+# (English), "2 e 1/2" (Portuguese, Italian), "1 y 1/2" (Spanish), "1 i 1/2" (Polish), "1 et 1/2".
+JOIN = r"(?:and|e|y|et|und|en|i|och|og)"
 
 
 def parse_number(text):
     """Returns (value, style) of a number as written. A character reference left from a web page
     reads as the character it stands for ("1&frac12;" is "1½"), as the issue says."""
     text = html.unescape(text)
-    m = re.fullmatch(r"(\d+)(\s+and\s+|\s+|-)(\d+)([/⁄])(\d+)", text)
+    m = re.fullmatch(rf"(\d+)(\s+{JOIN}\s+|\s+|-)(\d+)([/⁄])(\d+)", text)
     if m:
         style = "fraction-slash" if m[4] == "⁄" else "hyphen-fraction" if m[2] == "-" else "ascii-fraction"
         return int(m[1]) + Fraction(int(m[3]), int(m[5])), style
@@ -146,7 +149,7 @@ def render(segs, line, factor, forms):
             if factor is None:
                 out, shown = s[1], value
             else:
-                m = re.match(r"\d+(\s+(?:and\s+)?)\S", s[1])
+                m = re.match(rf"\d+(\s+(?:{JOIN}\s+)?)\S", s[1])
                 out, shown = fmt(value * factor, style, m[1] if m else " ")
             text += out
             numbers.append({"start": start, "end": len(text.encode("utf-16-le")) // 2, "value": float(value)})

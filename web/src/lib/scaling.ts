@@ -125,9 +125,13 @@ export function formFor(word: Pick<WordForms, 'one' | 'other'>, n: number): stri
   return n > 1 ? word.other : word.one;
 }
 
-/** What joins the whole number and the fraction of a mixed number as written ("1 and 1/2"). */
+/**
+ * What joins the whole number and the fraction of a mixed number as written ("1 and 1/2", "2 e 1/2",
+ * "1 y 1/2"). The server read the span as one number, so a word inside it is its joining word,
+ * whichever language the line is in.
+ */
 function joint(written: string): string | undefined {
-  return /^\d+(\s+(?:and\s+)?)\S/.exec(written)?.[1];
+  return /^\d+(\s+(?:[^\s\d]+\s+)?)\S/.exec(written)?.[1];
 }
 
 /**
