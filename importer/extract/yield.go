@@ -148,9 +148,17 @@ var (
 	// servings", "4 personnes", "4人份"), the nouns of page text's servings.
 	peopleNoun = regexp.MustCompile(`(?i)^(?:` + servingsNounWords + `)(?:[^\pL]|$)`)
 	// unitEnd ends a yield's noun phrase: a parenthesis, punctuation, a
-	// dash between words, the end of a sentence, or an alternative ("2
-	// loaves or 24 rolls").
-	unitEnd = regexp.MustCompile(`(?i)[(\[,;:/!?]|\s[-–—]\s|\.(?:\s|$)|\s(?:or|oder|ou|o)\s`)
+	// dash between words, the end of a sentence, an alternative ("2
+	// loaves or 24 rolls") or a sum.
+	unitEnd = regexp.MustCompile(`(?i)[(\[,;:/!?]|\s[-–—]\s|\.(?:\s|$)|\s(?:or|oder|ou|o)\s|\s\+\s`)
+	// alternativeWord is the "or" where unitEnd cuts an alternative.
+	alternativeWord = regexp.MustCompile(`(?i)^\s(?:or|oder|ou|o)\s$`)
+	// onlySizes is a phrase of sizes without a noun ("large").
+	onlySizes = regexp.MustCompile(`(?i)^(?:(?:extra[- ])?(?:large|small|medium|big|mini|jumbo|regular|standard)\s*)+$`)
+	// portionSize is an amount written after the count: the size of each
+	// serving ("4 1.25 cups curry lentils + 1 cup rice"), not what is
+	// counted; a size joined to its noun ("1 9-inch pie") is a unit.
+	portionSize = regexp.MustCompile(`^\d+(?:[.,/]\d+)?\s`)
 	// unitLead is what may stand between the number and its noun: a size
 	// in parentheses ("4 (1-cup) servings") or a multiplication sign.
 	unitLead = regexp.MustCompile(`^(?:\([^)]{0,20}\)\s*|[x×]\s+)`)
@@ -167,10 +175,18 @@ func yieldUnitPhrase(before, after string) string {
 	}
 	u := unitLead.ReplaceAllString(strings.TrimSpace(after), "")
 	if i := unitEnd.FindStringIndex(u); i != nil {
-		u = u[:i[0]]
+		cut, rest := u[i[0]:i[1]], strings.Fields(u[i[1]:])
+		u = strings.TrimSpace(u[:i[0]])
+		// "9 large or 16 small brownies": the sizes share the noun of the alternative
+		if onlySizes.MatchString(u) && alternativeWord.MatchString(cut) && len(rest) > 0 {
+			if noun := strings.TrimRight(rest[len(rest)-1], ".!"); !onlySizes.MatchString(noun) {
+				u += " " + noun
+			}
+		}
 	}
 	u = strings.TrimSpace(u)
-	if peopleNoun.MatchString(u) || !strings.ContainsFunc(u, unicode.IsLetter) || utf8.RuneCountInString(u) > servingsUnitMax {
+	if peopleNoun.MatchString(u) || portionSize.MatchString(u) || !strings.ContainsFunc(u, unicode.IsLetter) ||
+		utf8.RuneCountInString(u) > servingsUnitMax {
 		return ""
 	}
 	return u

@@ -29,6 +29,8 @@ func TestParseYieldUnit(t *testing.T) {
 		{"24 muffins (about 1/4 cup batter each)", "muffins"},
 		{"2 loaves, about 1 lb each", "loaves"},
 		{"Makes 2 loaves or 24 rolls.", "loaves"},
+		{"9 large or 16 small brownies", "large brownies"}, // the sizes share the alternative's noun
+		{"12 large or 24 small.", "large"},
 		{"12 Stück", "Stück"}, // another language: as written
 		{"4 cups", "cups"},
 		{[]any{"24", "24 muffins"}, "muffins"},
@@ -45,6 +47,7 @@ func TestParseYieldUnit(t *testing.T) {
 		{"4 porciones", ""},
 		{"Für 4 Personen", ""},
 		{"4 (1-cup) servings", ""},
+		{"4 1.25 cups curry lentils + 1 cup rice", ""}, // the size of each serving, not what is counted
 		{"Serves 4 hungry adults", ""},
 		{"4人份", ""},
 		{map[string]any{"value": 4.0, "unitText": "servings"}, ""},
@@ -78,10 +81,10 @@ func TestSchemaYieldUnit(t *testing.T) {
 }
 
 // FuzzYieldUnit checks the unit reader on arbitrary text: no panic; a unit
-// only with a number, as written in the text, trimmed, with a letter, and
-// no longer than a unit may be.
+// only with a number, made of words written in the text, trimmed, and no
+// longer than a unit may be.
 func FuzzYieldUnit(f *testing.F) {
-	for _, s := range []string{"12 cookies", "Makes about 2 dozen Cookies", "1 9-inch pie", "Serves 4", "4 (1-cup) servings", "İ 2 loaves", "two dozen rolls"} {
+	for _, s := range []string{"12 cookies", "Makes about 2 dozen Cookies", "1 9-inch pie", "Serves 4", "4 (1-cup) servings", "İ 2 loaves", "two dozen rolls", "9 large or 16 small brownies."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -89,9 +92,13 @@ func FuzzYieldUnit(f *testing.F) {
 		if u == "" {
 			return
 		}
-		if yieldFromText(s) == nil || u != strings.TrimSpace(u) || utf8.RuneCountInString(u) > servingsUnitMax ||
-			!strings.Contains(strings.ToLower(cleanText(s)), strings.ToLower(u)) {
+		if yieldFromText(s) == nil || u != strings.TrimSpace(u) || utf8.RuneCountInString(u) > servingsUnitMax {
 			t.Fatalf("yieldUnitFromText(%q) = %q", s, u)
+		}
+		for _, w := range strings.Fields(u) {
+			if !strings.Contains(strings.ToLower(cleanText(s)), strings.ToLower(w)) {
+				t.Fatalf("yieldUnitFromText(%q) = %q: %q is not in the text", s, u, w)
+			}
 		}
 	})
 }
