@@ -37,10 +37,10 @@ INSERT INTO verification_token (token_hash, user_id, purpose, expires_at, used_a
  ('\x0102', '00000000-0000-4000-8000-000000000003', 'verify_email', now() + interval '1 day', NULL),
  ('\x0304', '00000000-0000-4000-8000-000000000002', 'reset_password', now() + interval '1 hour', NULL);
 
-INSERT INTO recipe (id, owner_id, title, description, servings, prep_minutes, cook_minutes, total_minutes, source_url, image_key, visibility, categories, mappings_edited, search_vector, search_text, created_at, updated_at) VALUES
- ('00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-000000000002', 'Chocolate cake', E'Rich,\tdark\nand \\moist\\', 8, 20, 35, 55, 'https://example.test/cake', 'recipes/ab/cake.jpg', 'PUBLIC', '{Dessert,"Main Course","with,comma"}', true, to_tsvector('english', 'chocolate cake flour'), 'chocolate cake flour', '2024-05-06 07:08:09.987654+00', now()),
- ('00000000-0000-4000-8000-0000000000a2', '00000000-0000-4000-8000-000000000002', 'Plain toast', '', NULL, NULL, NULL, NULL, NULL, NULL, 'PRIVATE', '{}', false, '', '', now(), now()),
- ('00000000-0000-4000-8000-0000000000a3', '00000000-0000-4000-8000-000000000003', 'Crème brûlée', 'Überraschung ☕', 4, 15, 40, 55, NULL, 'recipes/cd/brulee.webp', 'SHARED', '{Dessert}', false, to_tsvector('simple', 'crème brûlée'), 'crème brûlée', now(), now());
+INSERT INTO recipe (id, owner_id, title, description, servings, servings_unit, prep_minutes, cook_minutes, total_minutes, source_url, image_key, visibility, categories, mappings_edited, search_vector, search_text, created_at, updated_at) VALUES
+ ('00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-000000000002', 'Chocolate cake', E'Rich,\tdark\nand \\moist\\', 8, '', 20, 35, 55, 'https://example.test/cake', 'recipes/ab/cake.jpg', 'PUBLIC', '{Dessert,"Main Course","with,comma"}', true, to_tsvector('english', 'chocolate cake flour'), 'chocolate cake flour', '2024-05-06 07:08:09.987654+00', now()),
+ ('00000000-0000-4000-8000-0000000000a2', '00000000-0000-4000-8000-000000000002', 'Plain toast', '', NULL, '', NULL, NULL, NULL, NULL, NULL, 'PRIVATE', '{}', false, '', '', now(), now()),
+ ('00000000-0000-4000-8000-0000000000a3', '00000000-0000-4000-8000-000000000003', 'Crème brûlée', 'Überraschung ☕', 4, 'ramekins', 15, 40, 55, NULL, 'recipes/cd/brulee.webp', 'SHARED', '{Dessert}', false, to_tsvector('simple', 'crème brûlée'), 'crème brûlée', now(), now());
 
 INSERT INTO ingredient_section (id, recipe_id, position, name) VALUES
  ('00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-0000000000a1', 0, ''),

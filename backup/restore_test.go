@@ -141,6 +141,11 @@ func TestRoundTrip(t *testing.T) {
 	mu.Unlock()
 
 	diffSnapshots(t, wantRows, snapshot(t, db))
+	// The dump is generic (every column of every table); a recipe's
+	// servings unit (migration 0460) is one of the columns it carries.
+	if n := count(t, db, `SELECT count(*) FROM recipe WHERE title = 'Crème brûlée' AND servings = 4 AND servings_unit = 'ramekins'`); n != 1 {
+		t.Errorf("the servings unit did not survive the restore")
+	}
 	diffTrees(t, wantFiles, d.tree(t, db))
 	if left := d.leftovers(t, db); len(left) > 0 {
 		t.Errorf("left next to the upload directory: %v", left)

@@ -62,16 +62,22 @@ func (s *Server) recipeRoutes(api fiber.Router) {
 // RecipeSummary is a recipe as lists show it: the Recipe shape of docs/api.md
 // without the ingredient and instruction sections.
 type RecipeSummary struct {
-	ID           uuid.UUID `json:"id"`
-	OwnerID      uuid.UUID `json:"ownerId"`
-	Title        string    `json:"title"`
-	Description  string    `json:"description"`
-	Servings     *int      `json:"servings"`
-	PrepMinutes  *int      `json:"prepMinutes"`
-	CookMinutes  *int      `json:"cookMinutes"`
-	TotalMinutes *int      `json:"totalMinutes"`
-	SourceURL    *string   `json:"sourceUrl"`
-	ImageURL     *string   `json:"imageUrl"`
+	ID          uuid.UUID `json:"id"`
+	OwnerID     uuid.UUID `json:"ownerId"`
+	Title       string    `json:"title"`
+	Description string    `json:"description"`
+	Servings    *int      `json:"servings"`
+	// ServingsUnit is what the servings count when they are not people
+	// ("cookies", "loaves"); "" means people. ServingsUnitWord is its word
+	// that agrees with the number (ingredient.YieldWord), nil when it has
+	// none: the client writes the form for the scaled servings.
+	ServingsUnit     string                `json:"servingsUnit"`
+	ServingsUnitWord *ingredient.WordForms `json:"servingsUnitWord"`
+	PrepMinutes      *int                  `json:"prepMinutes"`
+	CookMinutes      *int                  `json:"cookMinutes"`
+	TotalMinutes     *int                  `json:"totalMinutes"`
+	SourceURL        *string               `json:"sourceUrl"`
+	ImageURL         *string               `json:"imageUrl"`
 	// ImageVariants are the smaller renditions the image job makes, by
 	// name ("thumb", "medium") → address; {} until it has run.
 	ImageVariants map[string]string `json:"imageVariants"`
@@ -121,6 +127,7 @@ func (s *Server) recipeSummaryView(r repo.RecipeSummary) RecipeSummary {
 	public := repo.ReadableByAnyone(r.Visibility)
 	return RecipeSummary{
 		ID: r.ID, OwnerID: r.OwnerID, Title: r.Title, Description: r.Description, Servings: r.Servings,
+		ServingsUnit: r.ServingsUnit, ServingsUnitWord: ingredient.YieldWord(r.ServingsUnit),
 		PrepMinutes: r.PrepMinutes, CookMinutes: r.CookMinutes, TotalMinutes: r.TotalMinutes,
 		SourceURL: r.SourceURL, ImageURL: s.imageURL(r.ImageKey, public), ImageVariants: s.variantURLs(r.ImageKey, r.ImageVariants, public),
 		Visibility: r.Visibility, Categories: nonNilStrings(r.Categories), Tags: nonNilStrings(r.Tags),
@@ -315,6 +322,7 @@ type recipeBody struct {
 	Title               *string               `json:"title"`
 	Description         *string               `json:"description"`
 	Servings            *float64              `json:"servings"`
+	ServingsUnit        *string               `json:"servingsUnit"`
 	PrepMinutes         *float64              `json:"prepMinutes"`
 	CookMinutes         *float64              `json:"cookMinutes"`
 	TotalMinutes        *float64              `json:"totalMinutes"`
@@ -382,6 +390,16 @@ func recipeFields(fe fieldErrors, b recipeBody) repo.RecipeInput {
 		checkLength(fe, "description", in.Description, recipeDescriptionMax)
 	}
 	in.Servings = wholeNumber(fe, "servings", b.Servings, 1, recipeServingsMax, "must be a whole number of servings, 1 or more")
+	if b.ServingsUnit != nil {
+		in.ServingsUnit = strings.TrimSpace(*b.ServingsUnit)
+		switch {
+		case !repo.ServingsUnitOK(in.ServingsUnit):
+			fe.add("servingsUnit", "must be one line of at most %d characters", repo.ServingsUnitMax)
+		case in.ServingsUnit != "" && b.Servings == nil:
+			// a unit counts servings; alone it would say nothing
+			fe.add("servingsUnit", "needs a number of servings")
+		}
+	}
 	in.PrepMinutes = wholeNumber(fe, "prepMinutes", b.PrepMinutes, 0, recipeMinutesMax, "must be a whole number of minutes, 0 or more")
 	in.CookMinutes = wholeNumber(fe, "cookMinutes", b.CookMinutes, 0, recipeMinutesMax, "must be a whole number of minutes, 0 or more")
 	in.TotalMinutes = wholeNumber(fe, "totalMinutes", b.TotalMinutes, 0, recipeMinutesMax, "must be a whole number of minutes, 0 or more")

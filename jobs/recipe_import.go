@@ -320,6 +320,11 @@ func importedRecipeInput(r extract.Recipe, pageURL string) repo.RecipeInput {
 		Categories:   importLabels(r.Categories),
 		Tags:         importLabels(r.Tags),
 	}
+	// A unit counts servings: without them it is dropped, as is one the
+	// API would refuse (a reader keeps only short one-line noun phrases).
+	if u := strings.TrimSpace(r.ServingsUnit); in.Servings != nil && repo.ServingsUnitOK(u) {
+		in.ServingsUnit = u
+	}
 	if in.Title == "" {
 		in.Title = "Imported recipe"
 		if u, err := url.Parse(pageURL); err == nil && u.Hostname() != "" {

@@ -639,6 +639,21 @@ func TestImportedRecipeInput(t *testing.T) {
 				t.Errorf("%v %v %v %v", got.Servings, got.PrepMinutes, got.CookMinutes, got.TotalMinutes)
 			}
 		}},
+		{"a servings unit goes with its servings", extract.Recipe{Servings: n(12), ServingsUnit: " cookies "}, func(t *testing.T, got repo.RecipeInput) {
+			if got.ServingsUnit != "cookies" || *got.Servings != 12 {
+				t.Errorf("unit %q", got.ServingsUnit)
+			}
+		}},
+		{"a servings unit without servings is dropped", extract.Recipe{Servings: n(0), ServingsUnit: "cookies"}, func(t *testing.T, got repo.RecipeInput) {
+			if got.ServingsUnit != "" {
+				t.Errorf("unit %q without servings", got.ServingsUnit)
+			}
+		}},
+		{"a servings unit the API would refuse is dropped", extract.Recipe{Servings: n(2), ServingsUnit: strings.Repeat("loaf ", 10)}, func(t *testing.T, got repo.RecipeInput) {
+			if got.ServingsUnit != "" || *got.Servings != 2 {
+				t.Errorf("unit %q", got.ServingsUnit)
+			}
+		}},
 		{"labels are cleaned", extract.Recipe{Categories: []string{" Dinner ", "dinner", "", strings.Repeat("x", 101)}, Tags: many(40, func(i int) string { return fmt.Sprint("tag", i) })}, func(t *testing.T, got repo.RecipeInput) {
 			if fmt.Sprint(got.Categories) != "[Dinner]" || len(got.Tags) != recipeLabelsMax {
 				t.Errorf("categories %q, %d tags", got.Categories, len(got.Tags))

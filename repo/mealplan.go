@@ -187,11 +187,11 @@ func scanEntry(row pgx.CollectableRow) (MealPlanEntry, error) {
 		variants                  map[string]string
 		cats, tags                []string
 		servings, prep, cook, tot *int
-		source, image             *string
+		source, image, unit       *string
 	)
 	err := row.Scan(&e.ID, &e.PlanID, &e.Day, &e.Meal, &e.Position, &hasRecipe, &e.Title, &e.Servings, &e.Note,
 		&e.CreatedAt, &e.UpdatedAt, &visible,
-		&id, &owner, &title, &desc, &servings, &prep, &cook, &tot, &source, &image, &variants, &vis, &cats, &created, &updated, &tags)
+		&id, &owner, &title, &desc, &servings, &unit, &prep, &cook, &tot, &source, &image, &variants, &vis, &cats, &created, &updated, &tags)
 	if err != nil {
 		return e, err
 	}
@@ -199,6 +199,7 @@ func scanEntry(row pgx.CollectableRow) (MealPlanEntry, error) {
 		s.ID, s.OwnerID, s.Title, s.Description, s.Visibility = *id, *owner, *title, *desc, *vis
 		s.Servings, s.PrepMinutes, s.CookMinutes, s.TotalMinutes, s.SourceURL, s.ImageKey = servings, prep, cook, tot, source, image
 		s.ImageVariants, s.Categories, s.Tags, s.CreatedAt, s.UpdatedAt = variants, cats, tags, *created, *updated
+		s.ServingsUnit = *unit
 		e.Recipe = &s
 	}
 	e.RecipeUnavailable = hasRecipe && !visible

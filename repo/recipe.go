@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -43,6 +46,7 @@ type RecipeSummary struct {
 	Title        string
 	Description  string
 	Servings     *int
+	ServingsUnit string // what the servings count when not people ("cookies", "loaves"); "" is people
 	PrepMinutes  *int
 	CookMinutes  *int
 	TotalMinutes *int
@@ -66,7 +70,7 @@ type Recipe struct {
 
 // summaryColumns are the columns of RecipeSummary for a query over recipe r,
 // in the order of RecipeSummary.scanTargets.
-const summaryColumns = `r.id, r.owner_id, r.title, r.description, r.servings, r.prep_minutes, r.cook_minutes,
+const summaryColumns = `r.id, r.owner_id, r.title, r.description, r.servings, r.servings_unit, r.prep_minutes, r.cook_minutes,
 	r.total_minutes, r.source_url, r.image_key, r.image_variants, r.visibility, r.categories, r.created_at, r.updated_at,
 	r.tag_names AS tags`
 
@@ -74,7 +78,7 @@ const summaryColumns = `r.id, r.owner_id, r.title, r.description, r.servings, r.
 // Scanned by position: pgx's scan by field name costs a reflection walk of
 // the struct per row, a tenth of the API's work in reading a recipe.
 func (s *RecipeSummary) scanTargets() []any {
-	return []any{&s.ID, &s.OwnerID, &s.Title, &s.Description, &s.Servings, &s.PrepMinutes, &s.CookMinutes,
+	return []any{&s.ID, &s.OwnerID, &s.Title, &s.Description, &s.Servings, &s.ServingsUnit, &s.PrepMinutes, &s.CookMinutes,
 		&s.TotalMinutes, &s.SourceURL, &s.ImageKey, &s.ImageVariants, &s.Visibility, &s.Categories, &s.CreatedAt, &s.UpdatedAt,
 		&s.Tags}
 }
@@ -161,12 +165,25 @@ func assemble(names []string, secs []int32, ids []uuid.UUID, texts []string) ([]
 	return out, nil
 }
 
+// ServingsUnitMax is the longest servings unit, in characters: a short
+// noun phrase ("9-inch pies"). The API refuses a longer one, the importer
+// leaves out a longer one it reads, and migration 0460 checks it too.
+const ServingsUnitMax = 40
+
+// ServingsUnitOK reports whether a trimmed text can be a servings unit:
+// one line of at most ServingsUnitMax characters. The API and the
+// importers both ask it.
+func ServingsUnitOK(u string) bool {
+	return utf8.RuneCountInString(u) <= ServingsUnitMax && !strings.ContainsFunc(u, unicode.IsControl)
+}
+
 // RecipeInput is what creating or editing a recipe writes. The handler has
 // validated it; the database's checks are the last line.
 type RecipeInput struct {
 	Title        string
 	Description  string
 	Servings     *int
+	ServingsUnit string // "" for people
 	PrepMinutes  *int
 	CookMinutes  *int
 	TotalMinutes *int
@@ -186,10 +203,10 @@ func CreateRecipe(ctx context.Context, db DBTX, ownerID uuid.UUID, in RecipeInpu
 	var id uuid.UUID
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO recipe (owner_id, title, description, servings, prep_minutes, cook_minutes,
-			total_minutes, source_url, visibility, categories)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+			total_minutes, source_url, visibility, categories, servings_unit)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
 			ownerID, in.Title, in.Description, in.Servings, in.PrepMinutes, in.CookMinutes, in.TotalMinutes,
-			in.SourceURL, in.Visibility, nonNil(in.Categories)).Scan(&id)
+			in.SourceURL, in.Visibility, nonNil(in.Categories), in.ServingsUnit).Scan(&id)
 		if err != nil {
 			return err
 		}
@@ -207,10 +224,10 @@ func UpdateRecipe(ctx context.Context, db DBTX, id uuid.UUID, in RecipeInput) er
 		// The row lock serializes concurrent edits of one recipe, which
 		// would otherwise interleave their section and position rewrites.
 		tag, err := tx.Exec(ctx, `UPDATE recipe SET title = $2, description = $3, servings = $4, prep_minutes = $5,
-			cook_minutes = $6, total_minutes = $7, source_url = $8, visibility = $9, categories = $10, updated_at = now()
+			cook_minutes = $6, total_minutes = $7, source_url = $8, visibility = $9, categories = $10, servings_unit = $11, updated_at = now()
 			WHERE id = $1`,
 			id, in.Title, in.Description, in.Servings, in.PrepMinutes, in.CookMinutes, in.TotalMinutes,
-			in.SourceURL, in.Visibility, nonNil(in.Categories))
+			in.SourceURL, in.Visibility, nonNil(in.Categories), in.ServingsUnit)
 		if err != nil {
 			return err
 		}

@@ -211,10 +211,21 @@ func mealieRecipe(entry string, m map[string]any, db *mealieTables, id string) R
 	// Servings are the servings count, else (Mealie 2: "24" "cookies")
 	// the yield's quantity, else the number in the yield text (Mealie 1 and
 	// older); a count of 0 means "not given".
+	// The unit is the yield's: none for a servings count (people); the
+	// yield text beside its quantity (Mealie 2); else what follows the
+	// number in the yield text.
+	yieldText := firstOf(m, "recipeYield", "recipe_yield")
 	for _, k := range []string{"recipeServings", "recipe_servings", "recipeYieldQuantity", "recipe_yield_quantity", "recipeYield", "recipe_yield"} {
-		if r.Servings = extract.Servings(m[k]); r.Servings != nil {
-			break
+		if r.Servings = extract.Servings(m[k]); r.Servings == nil {
+			continue
 		}
+		switch k {
+		case "recipeYieldQuantity", "recipe_yield_quantity":
+			r.ServingsUnit = extract.YieldUnit(map[string]any{"value": m[k], "unitText": yieldText})
+		case "recipeYield", "recipe_yield":
+			r.ServingsUnit = extract.YieldUnit(yieldText)
+		}
+		break
 	}
 	r.PrepMinutes = extract.Minutes(firstOf(m, "prepTime", "prep_time"))
 	r.CookMinutes = extract.Minutes(firstOf(m, "cookTime", "cook_time", "performTime", "perform_time"))

@@ -111,7 +111,7 @@ func paprikaRecipe(entry string, m map[string]any, maxImage int64) Recipe {
 	if u := str(m, "source_url"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
 		r.SourceURL = u
 	}
-	r.Servings = extract.Servings(str(m, "servings"))
+	r.Servings, r.ServingsUnit = extract.Servings(str(m, "servings")), extract.YieldUnit(str(m, "servings"))
 	r.PrepMinutes = extract.Minutes(str(m, "prep_time"))
 	r.CookMinutes = extract.Minutes(str(m, "cook_time"))
 	r.TotalMinutes = extract.Minutes(str(m, "total_time"))

@@ -110,9 +110,13 @@ func tandoorRecipe(entry string, m map[string]any) Recipe {
 	if u := str(m, "source_url"); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
 		r.SourceURL = u
 	}
+	// servings_text is the unit of the servings count ("cookies"), or a
+	// yield in words when there is no count.
 	r.Servings = extract.Servings(m["servings"])
+	r.ServingsUnit = extract.YieldUnit(map[string]any{"value": m["servings"], "unitText": str(m, "servings_text")})
 	if r.Servings == nil {
 		r.Servings = extract.Servings(str(m, "servings_text"))
+		r.ServingsUnit = extract.YieldUnit(str(m, "servings_text"))
 	}
 	// Tandoor has working (hands-on) and waiting time; the total is both.
 	work, _ := m["working_time"].(float64)

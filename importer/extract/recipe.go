@@ -44,6 +44,7 @@ type Recipe struct {
 	Title               string    `json:"title"`
 	Description         string    `json:"description"`
 	Servings            *int      `json:"servings"`
+	ServingsUnit        string    `json:"servingsUnit,omitempty"` // what Servings count when not people ("cookies"); "" is people
 	PrepMinutes         *int      `json:"prepMinutes"`
 	CookMinutes         *int      `json:"cookMinutes"`
 	TotalMinutes        *int      `json:"totalMinutes"`
@@ -629,7 +630,7 @@ func mergeRecipes(cands []Recipe) Recipe {
 			r.Description = c.Description
 		}
 		if r.Servings == nil {
-			r.Servings = c.Servings
+			r.Servings, r.ServingsUnit = c.Servings, c.ServingsUnit
 		}
 		if r.PrepMinutes == nil {
 			r.PrepMinutes = c.PrepMinutes

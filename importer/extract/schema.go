@@ -31,7 +31,8 @@ var schemaFields = []schemaField{
 		r.Description = firstText(get(n, "description"), g)
 	}},
 	{"servings", func(n map[string]any, _ *graph, _ *url.URL, r *Recipe) {
-		r.Servings = parseServings(get(n, "recipeYield", "yield", "recipeServings", "servings"))
+		yield := get(n, "recipeYield", "yield", "recipeServings", "servings")
+		r.Servings, r.ServingsUnit = parseServings(yield), parseYieldUnit(yield)
 	}},
 	{"prepMinutes", func(n map[string]any, _ *graph, _ *url.URL, r *Recipe) {
 		r.PrepMinutes = parseMinutes(get(n, "prepTime"))

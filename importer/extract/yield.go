@@ -2,9 +2,11 @@ package extract
 
 import (
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // parseServings reads recipeYield in any of its published shapes as a
@@ -59,7 +61,14 @@ var numberWords = []numberWord{
 // give their upper bound; "1 1/2 cups" gives 1; a number of dozens counts
 // its pieces ("2 dozen" is 24).
 func yieldFromText(s string) *int {
-	s = strings.ToLower(cleanText(s))
+	n, _, _ := readYield(strings.ToLower(cleanText(s)))
+	return n
+}
+
+// readYield reads the number of a lower-case yield text s (see
+// yieldFromText) and returns it with the text before it and the text after
+// it (after a range and "dozen"), or nil.
+func readYield(s string) (n *int, before, after string) {
 	digitAt := strings.IndexFunc(s, unicode.IsDigit)
 	word, wordAt := firstNumberWord(s)
 	if wordAt >= 0 && (digitAt < 0 || wordAt < digitAt) {
@@ -70,19 +79,121 @@ func yieldFromText(s string) *int {
 		}
 		if word.word != "dozen" && dozenFollows(rest) {
 			n *= 12
+			rest = strings.TrimLeft(rest, " ")[len("dozen"):]
 		}
-		return &n
+		return &n, s[:wordAt], rest
 	}
 	if digitAt < 0 {
-		return nil
+		return nil, s, ""
 	}
 	nums, rest := leadingNumbers(s)
 	f := nums[len(nums)-1]
 	if dozenFollows(rest) {
 		f *= 12
+		rest = strings.TrimLeft(rest, " ")[len("dozen"):]
 	}
-	return positive(f)
+	return positive(f), s[:digitAt], rest
 }
+
+// parseYieldUnit reads what a yield counts when it is not people, from the
+// same shapes as parseServings: "12 cookies", "Makes 24 muffins", "2
+// loaves", {"value": 24, "unitText": "muffins"}. Of an array the first
+// element that names a unit wins. It returns "" for people ("Serves 4",
+// "4 servings", "4 personnes", "Portionen: 4") and for a bare number.
+func parseYieldUnit(v any) string {
+	switch v := v.(type) {
+	case string:
+		return yieldUnitFromText(v)
+	case []any:
+		for _, e := range v {
+			if u := parseYieldUnit(e); u != "" {
+				return u
+			}
+		}
+	case map[string]any:
+		if t, ok := get(v, "unitText").(string); ok {
+			if t = cleanText(t); yieldText.MatchString(t) {
+				return yieldUnitFromText(t) // a whole yield ("24 cookies"), as some apps write it
+			}
+			return yieldUnitPhrase("", t)
+		}
+		return parseYieldUnit(get(v, "name", "text"))
+	}
+	return ""
+}
+
+// yieldUnitFromText is the noun phrase that follows the number of a yield
+// text, as written ("Makes 2 small Loaves" is "small Loaves").
+func yieldUnitFromText(s string) string {
+	s = cleanText(s)
+	lower := strings.ToLower(s)
+	n, before, after := readYield(lower)
+	if n == nil {
+		return ""
+	}
+	if len(lower) == len(s) {
+		// the same text in its own case, which the unit keeps
+		before, after = s[:len(before)], s[len(s)-len(after):]
+	}
+	return yieldUnitPhrase(before, after)
+}
+
+var (
+	// yieldText is a text that starts with its number ("24 cookies").
+	yieldText = regexp.MustCompile(`^\d+\s`)
+	// peopleLabel is a label before a yield's number that says it counts
+	// people whatever follows ("Serves 4 hungry adults").
+	peopleLabel = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:serves|serving for|feeds)(?:[^\pL]|$)`)
+	// peopleNoun is a yield noun for people or their portions ("4
+	// servings", "4 personnes", "4人份"), the nouns of page text's servings.
+	peopleNoun = regexp.MustCompile(`(?i)^(?:` + servingsNounWords + `)(?:[^\pL]|$)`)
+	// unitEnd ends a yield's noun phrase: a parenthesis, punctuation, a
+	// dash between words, the end of a sentence, an alternative ("2
+	// loaves or 24 rolls") or a sum.
+	unitEnd = regexp.MustCompile(`(?i)[(\[,;:/!?]|\s[-–—]\s|\.(?:\s|$)|\s(?:or|oder|ou|o)\s|\s\+\s`)
+	// alternativeWord is the "or" where unitEnd cuts an alternative.
+	alternativeWord = regexp.MustCompile(`(?i)^\s(?:or|oder|ou|o)\s$`)
+	// onlySizes is a phrase of sizes without a noun ("large").
+	onlySizes = regexp.MustCompile(`(?i)^(?:(?:extra[- ])?(?:large|small|medium|big|mini|jumbo|regular|standard)\s*)+$`)
+	// portionSize is an amount written after the count: the size of each
+	// serving ("4 1.25 cups curry lentils + 1 cup rice"), not what is
+	// counted; a size joined to its noun ("1 9-inch pie") is a unit.
+	portionSize = regexp.MustCompile(`^\d+(?:[.,/]\d+)?\s`)
+	// unitLead is what may stand between the number and its noun: a size
+	// in parentheses ("4 (1-cup) servings") or a multiplication sign.
+	unitLead = regexp.MustCompile(`^(?:\([^)]{0,20}\)\s*|[x×]\s+)`)
+)
+
+// yieldUnitPhrase is the unit of a yield whose number has before and
+// after it the given texts: the words after it up to the end of the
+// phrase; "" when they name people, when a label before the number does,
+// when they hold no letter, or when they are longer than a unit is
+// (repo.ServingsUnitMax: a sentence, not a noun).
+func yieldUnitPhrase(before, after string) string {
+	if peopleLabel.MatchString(before) {
+		return ""
+	}
+	u := unitLead.ReplaceAllString(strings.TrimSpace(after), "")
+	if i := unitEnd.FindStringIndex(u); i != nil {
+		cut, rest := u[i[0]:i[1]], strings.Fields(u[i[1]:])
+		u = strings.TrimSpace(u[:i[0]])
+		// "9 large or 16 small brownies": the sizes share the noun of the alternative
+		if onlySizes.MatchString(u) && alternativeWord.MatchString(cut) && len(rest) > 0 {
+			if noun := strings.TrimRight(rest[len(rest)-1], ".!"); !onlySizes.MatchString(noun) {
+				u += " " + noun
+			}
+		}
+	}
+	u = strings.TrimSpace(u)
+	if peopleNoun.MatchString(u) || portionSize.MatchString(u) || !strings.ContainsFunc(u, unicode.IsLetter) ||
+		utf8.RuneCountInString(u) > servingsUnitMax {
+		return ""
+	}
+	return u
+}
+
+// servingsUnitMax is repo.ServingsUnitMax, which this package may not import.
+const servingsUnitMax = 40
 
 // firstNumberWord finds the number word that comes first in s.
 func firstNumberWord(s string) (numberWord, int) {
@@ -184,3 +295,10 @@ func wordIndex(s, w string) int {
 }
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// YieldUnit reads what a yield counts when it is not people, from the
+// shapes Servings reads ("24 muffins"; a schema.org QuantitativeValue
+// {"value": 24, "unitText": "muffins"}, the shape of an app's separate
+// count and unit); "" for people or a bare number. It lets the archive
+// importer's format readers keep a unit by the page reader's rules.
+func YieldUnit(v any) string { return parseYieldUnit(v) }

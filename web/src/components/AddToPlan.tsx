@@ -4,11 +4,11 @@ import { Link } from 'react-router';
 import { errorMessage } from '../lib/api';
 import { MEALS, mealplanApi, storedPlanId, today, type Meal } from '../lib/mealplan';
 import { shoppingApi, type ShoppingList } from '../lib/shopping';
+import { yieldCount, type Yield } from '../lib/recipe';
 
-interface RecipeRef {
+interface RecipeRef extends Yield {
   id: string;
   title: string;
-  servings: number | null;
 }
 
 /** "Add to plan": picks a day, a meal and servings, then plans the recipe. */
@@ -137,7 +137,7 @@ export function AddToList({ recipe, servings }: { recipe: RecipeRef; servings?: 
         <option value="">New list</option>
       </select>
       <button type="submit" disabled={busy} data-testid="add-to-list-submit">
-        Add {servings ? `(${servings} servings)` : ''}
+        Add {servings ? `(${yieldCount(recipe, servings)})` : ''}
       </button>
       <button type="button" className="secondary" onClick={() => setLists(null)}>
         Cancel

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { RecipeSummary } from '../lib/api';
-import { formatMinutes, servingsText } from '../lib/format';
+import { formatMinutes } from '../lib/format';
+import { yieldCount } from '../lib/recipe';
 import { RecipeImage } from './RecipeImage';
 import { Skeleton } from './ui';
 
@@ -21,7 +22,7 @@ export function RecipeCard({ recipe, extra }: { recipe: RecipeSummary; extra?: R
           <h3 className="card-title">{recipe.title}</h3>
           <p className="card-meta muted small">
             {time && <span>{time}</span>}
-            {recipe.servings ? <span>{servingsText(recipe.servings)}</span> : null}
+            {recipe.servings ? <span>{yieldCount(recipe, recipe.servings)}</span> : null}
             {recipe.visibility !== 'PUBLIC' && <span className="badge">{recipe.visibility.toLowerCase()}</span>}
           </p>
         </div>

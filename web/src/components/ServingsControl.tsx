@@ -1,16 +1,19 @@
 import { useEffect, useId, useState } from 'react';
+import { capitalized } from '../lib/format';
 
 /**
  * Chooses servings (when the recipe states them) or a plain multiplier (when it does not).
- * value is servings, or the factor when base is null.
+ * value is servings, or the factor when base is null. unit is what the servings count, written for
+ * value ("cookies", "loaf": unitFor), '' or absent for people; the control is labelled by it.
  *
  * A stepper (− and +) plus a box that takes free typing: the box keeps its own text while it is
  * being edited, so it can be emptied and retyped ("4" → "" → "3"), and only a valid number is
  * passed on. Leaving the box with something invalid or empty puts the current value back.
  */
-export function ServingsControl(props: { base: number | null; value: number; onChange: (v: number) => void }) {
+export function ServingsControl(props: { base: number | null; unit?: string; value: number; onChange: (v: number) => void }) {
   const id = useId();
   const byServings = props.base != null && props.base > 0;
+  const noun = props.unit || 'servings';
   const step = byServings ? 1 : 0.5;
   const min = byServings ? 1 : 0.5;
   const valid = (v: number) => Number.isFinite(v) && v >= min && v <= 999;
@@ -31,12 +34,12 @@ export function ServingsControl(props: { base: number | null; value: number; onC
   return (
     <div className="servings" role="group" aria-labelledby={`${id}-label`}>
       <span id={`${id}-label`} className="servings-label">
-        {byServings ? 'Servings' : 'Scale ×'}
+        {byServings ? capitalized(noun) : 'Scale ×'}
       </span>
       <button
         type="button"
         className="icon secondary"
-        aria-label={byServings ? 'Fewer servings' : 'Scale down'}
+        aria-label={byServings ? `Fewer ${noun}` : 'Scale down'}
         onClick={() => set(props.value - step)}
         disabled={props.value <= min}
         data-testid="servings-decrease"
@@ -44,7 +47,7 @@ export function ServingsControl(props: { base: number | null; value: number; onC
         −
       </button>
       <label htmlFor={id} className="visually-hidden">
-        {byServings ? 'Servings' : 'Scale factor'}
+        {byServings ? capitalized(noun) : 'Scale factor'}
       </label>
       <input
         id={id}
@@ -64,7 +67,7 @@ export function ServingsControl(props: { base: number | null; value: number; onC
       <button
         type="button"
         className="icon secondary"
-        aria-label={byServings ? 'More servings' : 'Scale up'}
+        aria-label={byServings ? `More ${noun}` : 'Scale up'}
         onClick={() => set(props.value + step)}
         data-testid="servings-increase"
       >

@@ -6,6 +6,7 @@ import { PasswordRules } from './PasswordRules';
 import { fromDrafts, SectionsEditor, toDrafts, type SectionDraft } from './SectionsEditor';
 import { factorFor } from '../lib/scaling';
 import { ServingsControl } from './ServingsControl';
+import { unitFor } from '../lib/recipe';
 import { ChipsInput, Field, FormError } from './ui';
 import { RecipeImage } from './RecipeImage';
 import { ApiError } from '../lib/api';
@@ -147,6 +148,21 @@ describe('ServingsControl', () => {
     expect(input.value).toBe('3');
     click(byTestId(r.container, 'servings-increase'));
     expect(input.value).toBe('4');
+  });
+
+  it('is labelled by the unit the servings count, in the form for the number shown', () => {
+    const loaf = { servings: 1, servingsUnit: 'loaf', servingsUnitWord: { start: 0, end: 4, one: 'loaf', other: 'loaves' } };
+    function LoafDemo() {
+      const [v, setV] = useState(1);
+      return <ServingsControl base={1} unit={unitFor(loaf, v)} value={v} onChange={setV} />;
+    }
+    r = render(<LoafDemo />);
+    expect(r.container.querySelector('.servings-label')?.textContent).toBe('Loaf');
+    const more = byTestId(r.container, 'servings-increase');
+    expect(more.getAttribute('aria-label')).toBe('More loaf');
+    click(more);
+    expect(r.container.querySelector('.servings-label')?.textContent).toBe('Loaves');
+    expect(more.getAttribute('aria-label')).toBe('More loaves');
   });
 
   it('is a multiplier when the recipe states no servings', () => {

@@ -4215,6 +4215,11 @@ export interface components {
             prepMinutes?: number | null;
             servings?: number | null;
             /**
+             * @description What the servings count when they are not people ("cookies"), one line of text; "" means people. A unit needs servings.
+             * @default
+             */
+            servingsUnit: string;
+            /**
              * Format: uri
              * @description An http or https address; "" or null for none.
              */
@@ -4268,6 +4273,15 @@ export interface components {
             prepMinutes: number | null;
             /** @description A positive whole number, or null. */
             servings: number | null;
+            /**
+             * @description What the servings count when they are not people, as written ("cookies", "small loaves", "9-inch pie"): "Makes 12 cookies". "" means people: "Serves 4".
+             * @example
+             * @example cookies
+             * @example loaves
+             */
+            servingsUnit: string;
+            /** @description The word of servingsUnit that agrees with the number of servings, as a span of servingsUnit with its two forms ("loaves": one "loaf", other "loaves"): a client writes the form for the servings it shows. Null when the unit has no English word with two forms; it is then shown as written. */
+            servingsUnitWord: null | components["schemas"]["WordForms"];
             /** Format: uri */
             sourceUrl: string | null;
             /** @description Tag names, in alphabetical order. */

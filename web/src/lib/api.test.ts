@@ -83,6 +83,7 @@ describe('requests', () => {
       title: 'Soup',
       description: '',
       servings: 4,
+      servingsUnit: '',
       prepMinutes: null,
       cookMinutes: null,
       totalMinutes: null,

@@ -17,8 +17,13 @@ export function formatMinutes(min: number | null | undefined): string | null {
 export function sentence(message: string): string {
   const t = message.trim();
   if (!t) return t;
-  const first = t.charAt(0).toLocaleUpperCase() + t.slice(1);
+  const first = capitalized(t);
   return /[.!?…:)"”’]$/.test(first) ? first : `${first}.`;
+}
+
+/** Text with its first letter in capitals ("cookies" → "Cookies"), the rest as written. */
+export function capitalized(text: string): string {
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }
 
 /** "1 serving", "4 servings". */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flattenSteps, ingredientsByStep, recipeToInput, scaledAt, servesText } from './recipe';
+import { flattenSteps, ingredientsByStep, recipeToInput, scaledAt, servesText, unitFor, yieldCount } from './recipe';
 import type { Recipe } from './api';
 import { fromDrafts, moveItem, moveSection, toDrafts, type SectionDraft } from '../components/SectionsEditor';
 
@@ -9,6 +9,8 @@ const recipe: Recipe = {
   title: 'Pie',
   description: '',
   servings: 8,
+  servingsUnit: '',
+  servingsUnitWord: null,
   prepMinutes: 20,
   cookMinutes: 45,
   totalMinutes: 65,
@@ -77,18 +79,42 @@ describe('scaledAt', () => {
 
 describe('servesText', () => {
   // The page states the servings its lines are written for; the recipe's own follow when scaled.
+  const people = (servings: number | null) => ({ servings, servingsUnit: '', servingsUnitWord: null });
   it('states the recipe\'s servings when not scaled', () => {
-    expect(servesText(4, 4)).toBe('4');
-    expect(servesText(12, 12)).toBe('12');
+    expect(servesText(people(4), 4)).toEqual({ label: 'Serves', text: '4' });
+    expect(servesText(people(12), 12)).toEqual({ label: 'Serves', text: '12' });
   });
   it('states the chosen servings and the recipe\'s own when scaled', () => {
-    expect(servesText(4, 2)).toBe('2 (scaled from 4)');
-    expect(servesText(4, 1)).toBe('1 (scaled from 4)');
-    expect(servesText(12, 30)).toBe('30 (scaled from 12)');
+    expect(servesText(people(4), 2)).toEqual({ label: 'Serves', text: '2 (scaled from 4)' });
+    expect(servesText(people(4), 1)).toEqual({ label: 'Serves', text: '1 (scaled from 4)' });
+    expect(servesText(people(12), 30)).toEqual({ label: 'Serves', text: '30 (scaled from 12)' });
   });
   it('states nothing when the recipe states no servings (the control is a multiplier then)', () => {
-    expect(servesText(null, 2)).toBeNull();
-    expect(servesText(0, 1)).toBeNull();
+    expect(servesText(people(null), 2)).toBeNull();
+    expect(servesText(people(0), 1)).toBeNull();
+  });
+
+  // A yield that is not people says what the recipe makes, its unit's word in the form the server gives
+  // for the number shown.
+  const cookies = { servings: 12, servingsUnit: 'cookies', servingsUnitWord: { start: 0, end: 7, one: 'cookie', other: 'cookies' } };
+  const loaf = { servings: 1, servingsUnit: 'small loaf', servingsUnitWord: { start: 6, end: 10, one: 'loaf', other: 'loaves' } };
+  it('makes its unit, scaled or not', () => {
+    expect(servesText(cookies, 12)).toEqual({ label: 'Makes', text: '12 cookies' });
+    expect(servesText(cookies, 18)).toEqual({ label: 'Makes', text: '18 cookies (scaled from 12)' });
+    expect(servesText(cookies, 1)).toEqual({ label: 'Makes', text: '1 cookie (scaled from 12)' });
+    expect(servesText(loaf, 2)).toEqual({ label: 'Makes', text: '2 small loaves (scaled from 1)' });
+  });
+  it('writes a unit without forms as written', () => {
+    const jars = { servings: 6, servingsUnit: 'Gläser', servingsUnitWord: null };
+    expect(servesText(jars, 1)).toEqual({ label: 'Makes', text: '1 Gläser (scaled from 6)' });
+    expect(unitFor(jars, 3)).toBe('Gläser');
+  });
+  it('counts people as servings and a unit by its own word', () => {
+    expect(yieldCount(people(4), 4)).toBe('4 servings');
+    expect(yieldCount(people(4), 1)).toBe('1 serving');
+    expect(yieldCount(loaf, 1)).toBe('1 small loaf');
+    expect(yieldCount(cookies, 24)).toBe('24 cookies');
+    expect(unitFor(people(4), 2)).toBe('');
   });
 });
 

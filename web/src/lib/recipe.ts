@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
-import type { Recipe, RecipeInput } from './api';
-import { factorFor, scaleIngredient, type ScalableIngredient } from './scaling';
+import type { Recipe, RecipeInput, RecipeSummary } from './api';
+import { servingsText } from './format';
+import { factorFor, formFor, scaleIngredient, type ScalableIngredient } from './scaling';
 
 /** The PUT body that leaves a recipe as it is (item ids kept, so mappings survive). */
 export function recipeToInput(r: Recipe): RecipeInput {
@@ -8,6 +9,7 @@ export function recipeToInput(r: Recipe): RecipeInput {
     title: r.title,
     description: r.description ?? '',
     servings: r.servings,
+    servingsUnit: r.servingsUnit ?? '',
     prepMinutes: r.prepMinutes,
     cookMinutes: r.cookMinutes,
     totalMinutes: r.totalMinutes,
@@ -38,14 +40,42 @@ export function scaledAt(base: number | null, servings: number): ScaledLine {
   return (ingredient) => scaleIngredient(ingredient, factor);
 }
 
+/** What a recipe makes: its servings, and their unit when not people with the unit's agreeing word (RecipeSummary's). */
+export interface Yield {
+  servings: number | null;
+  servingsUnit?: RecipeSummary['servingsUnit'];
+  servingsUnitWord?: RecipeSummary['servingsUnitWord'];
+}
+
 /**
- * What the recipe page states under "Serves": the servings its lines are written for, so the page (and
- * its print, where the servings buttons are hidden) never says one number while the lines are scaled
- * to another; the recipe's own servings follow when they differ. Null when the recipe states none.
+ * The recipe's servings unit written for n ("loaf" at 1, "loaves" at 2): the word the server marks as
+ * agreeing with the number takes the form for n; the rest, and a unit without such a word (another
+ * language), stay as written. '' for people.
  */
-export function servesText(base: number | null, servings: number): string | null {
+export function unitFor(y: Yield, n: number): string {
+  const unit = y.servingsUnit ?? '';
+  const w = y.servingsUnitWord;
+  return unit && w ? unit.slice(0, w.start) + formFor(w, n) + unit.slice(w.end) : unit;
+}
+
+/** n of what the recipe makes: "18 cookies", or "4 servings" when it serves people. */
+export function yieldCount(y: Yield, n: number): string {
+  const unit = unitFor(y, n);
+  return unit ? `${n} ${unit}` : servingsText(n);
+}
+
+/**
+ * What the recipe page states for its yield: "Serves" people or "Makes" its unit, with the servings its
+ * lines are written for, so the page (and its print, where the servings buttons are hidden) never says
+ * one number while the lines are scaled to another; the recipe's own servings follow when they differ
+ * ("Makes 18 cookies (scaled from 12)"). Null when the recipe states none.
+ */
+export function servesText(y: Yield, servings: number): { label: 'Serves' | 'Makes'; text: string } | null {
+  const base = y.servings;
   if (base == null || base <= 0) return null;
-  return servings === base ? String(base) : `${servings} (scaled from ${base})`;
+  const unit = unitFor(y, servings);
+  const count = unit ? `${servings} ${unit}` : String(servings);
+  return { label: unit ? 'Makes' : 'Serves', text: servings === base ? count : `${count} (scaled from ${base})` };
 }
 
 /**

@@ -4,7 +4,7 @@ import { api, type Mapping, type Recipe } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { useAsync, useTitle } from '../lib/hooks';
 import { recipeKey, takePrefetched } from '../lib/prefetch';
-import { flattenSteps, ingredientsByStep, useServings } from '../lib/recipe';
+import { flattenSteps, ingredientsByStep, unitFor, useServings } from '../lib/recipe';
 import { ServingsControl } from '../components/ServingsControl';
 import { ErrorView, PageSkeleton } from '../components/ui';
 import { StepText, TimerList, useTicks, useTimers } from '../components/CookTimers';
@@ -133,7 +133,7 @@ function Cook({ recipe, mappings }: { recipe: Recipe; mappings: Mapping[] }) {
           ← Recipe
         </Link>
         <h1 className="cook-title">{recipe.title}</h1>
-        <ServingsControl base={recipe.servings} value={servings} onChange={setServings} />
+        <ServingsControl base={recipe.servings} unit={unitFor(recipe, servings)} value={servings} onChange={setServings} />
         <span className={`wake wake-${wake}`} data-testid="wake-lock-status" data-state={wake}>
           {wake === 'on' ? 'Screen stays on' : wake === 'off' ? 'Screen may sleep' : 'Screen lock not supported'}
         </span>

@@ -13,6 +13,7 @@ interface Draft {
   title: string;
   description: string;
   servings: string;
+  servingsUnit: string;
   prepMinutes: string;
   cookMinutes: string;
   totalMinutes: string;
@@ -30,6 +31,7 @@ function toDraft(r?: Recipe): Draft {
     title: r?.title ?? '',
     description: r?.description ?? '',
     servings: n(r?.servings),
+    servingsUnit: r?.servingsUnit ?? '',
     prepMinutes: n(r?.prepMinutes),
     cookMinutes: n(r?.cookMinutes),
     totalMinutes: n(r?.totalMinutes),
@@ -55,6 +57,7 @@ function toInput(d: Draft): RecipeInput {
     title: d.title.trim(),
     description: d.description.trim(),
     servings: int(d.servings),
+    servingsUnit: d.servingsUnit.trim(),
     prepMinutes: int(d.prepMinutes),
     cookMinutes: int(d.cookMinutes),
     totalMinutes: int(d.totalMinutes),
@@ -77,7 +80,7 @@ function localErrors(d: Draft): Record<string, string> {
   return e;
 }
 
-const SHOWN = ['title', 'description', 'servings', 'prepMinutes', 'cookMinutes', 'totalMinutes', 'sourceUrl', 'visibility', 'categories', 'tags', 'ingredientSections', 'instructionSections'];
+const SHOWN = ['title', 'description', 'servings', 'servingsUnit', 'prepMinutes', 'cookMinutes', 'totalMinutes', 'sourceUrl', 'visibility', 'categories', 'tags', 'ingredientSections', 'instructionSections'];
 
 export default function RecipeEdit() {
   const { id } = useParams();
@@ -188,6 +191,18 @@ function Editor({ recipe }: { recipe?: Recipe }) {
             <Field label="Servings" error={fe('servings')}>
               {(c) => (
                 <input {...c} type="number" min={1} inputMode="numeric" value={draft.servings} onChange={(e) => set('servings', e.target.value)} data-testid="recipe-servings" />
+              )}
+            </Field>
+            <Field label="Servings unit" error={fe('servingsUnit')}>
+              {(c) => (
+                <input
+                  {...c}
+                  maxLength={40}
+                  placeholder="people, or cookies, loaves…"
+                  value={draft.servingsUnit}
+                  onChange={(e) => set('servingsUnit', e.target.value)}
+                  data-testid="recipe-servings-unit"
+                />
               )}
             </Field>
             <Field label="Prep (min)" error={fe('prepMinutes')}>

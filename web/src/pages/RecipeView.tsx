@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, errorMessage, type Recipe, type Share, type Visibility } from '../lib/api';
-import { recipeToInput, servesText, useServings } from '../lib/recipe';
+import { recipeToInput, servesText, unitFor, useServings } from '../lib/recipe';
 import { useAuth } from '../lib/auth';
 import { formatMinutes, recipeHeroSizes, sentence } from '../lib/format';
 import type { RecipeRead } from '../lib/catalog';
@@ -36,6 +36,7 @@ export default function RecipeView() {
   const owner = user?.id === recipe.ownerId;
   const canDelete = owner || user?.role === 'ADMIN';
   const q = servings !== (recipe.servings ?? 1) ? `?servings=${servings}` : '';
+  const serves = servesText(recipe, servings);
   const times = [
     ['Prep', recipe.prepMinutes],
     ['Cook', recipe.cookMinutes],
@@ -62,10 +63,10 @@ export default function RecipeView() {
                 </div>
               ) : null,
             )}
-            {servesText(recipe.servings, servings) ? (
+            {serves ? (
               <div>
-                <dt>Serves</dt>
-                <dd data-testid="recipe-serves">{servesText(recipe.servings, servings)}</dd>
+                <dt>{serves.label}</dt>
+                <dd data-testid="recipe-serves">{serves.text}</dd>
               </div>
             ) : null}
           </dl>
@@ -139,7 +140,7 @@ export default function RecipeView() {
         <section className="ingredients" aria-labelledby="ingredients-h">
           <div className="section-head">
             <h2 id="ingredients-h">Ingredients</h2>
-            <ServingsControl base={recipe.servings} value={servings} onChange={setServings} />
+            <ServingsControl base={recipe.servings} unit={unitFor(recipe, servings)} value={servings} onChange={setServings} />
           </div>
           {recipe.ingredientSections.map((s, si) => (
             <div key={si} className="ing-section">
