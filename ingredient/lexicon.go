@@ -131,6 +131,7 @@ func init() {
 		}
 	}
 	addUnitMeasures()
+	measureLangs = buildMeasureLangs()
 }
 
 func loadLexicon(path string) error {

@@ -60,6 +60,28 @@ var lineWords = map[string][]string{
 	"no": {"og", "til", "av", "saft", "skall", "moden", "modne", "stor", "liten", "små", "hakket", "revet", "fersk", "ferske"},
 }
 
+// measureLangs maps a folded measure word to the languages other than English whose measure list
+// holds it ("cucharada", "eetlepel", "msk"; not "g" or "ml", which English writes too), as bits in
+// lineLangOrder order. Built once the lexicons are loaded (their init): every word of every line is
+// asked about, and one lookup costs less than one per language.
+var measureLangs map[string]uint16
+
+func buildMeasureLangs() map[string]uint16 {
+	m := map[string]uint16{}
+	for i := 1; i < len(lineLangOrder); i++ {
+		lx := lexicons[lineLangOrder[i]]
+		if lx == nil {
+			continue
+		}
+		for w, v := range lx.exact[classMeasure] {
+			if len(w) > 1 && v != nil && !sharedUnitWords[w] {
+				m[w] |= 1 << i
+			}
+		}
+	}
+	return m
+}
+
 // pantryWords are the commonest foods of a pantry (milk, cream, stock, sugar, flour, water, oil,
 // salt, pepper) in the languages whose word no English line writes: "1 Liter Milch", "½ l de
 // leche", "1 filet d'huile". Words English writes too ("butter", "water", "salt", "latte", "farina")
@@ -159,11 +181,7 @@ func lineLanguage(toks []token) (english, told bool) {
 		if bits == 0 {
 			bits = compoundBits(w)
 		}
-		for i := 1; i < len(lineLangOrder); i++ {
-			if lx := lexicons[lineLangOrder[i]]; lx != nil && len(w) > 1 && lx.exact[classMeasure][w] != nil && !sharedUnitWords[w] {
-				bits |= 1 << i // "cucharada", "eetlepel", "msk"; not "g" or "ml", which English writes too
-			}
-		}
+		bits |= measureLangs[w]
 		if bits != 0 {
 			told = true
 		}

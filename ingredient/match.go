@@ -222,6 +222,14 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 					cands = append(slices.Clone(cands), idx.compound[stemWord(view.toks[h.pos], lang)]...)
 				}
 				ings = besidesTheTin(ings, cands, st.notes, lx)
+				if r.cook && !r.serve && st.serving[ings[0]] && !spare(st.notes[ings[0]]) {
+					// "Calentar el aceite" with "aceite de oliva" and "un chorrito de aceite para
+					// servir": a step that cooks means the line not kept for the table.
+					// (Only a line of the same part: "citroensap" of the topping with a lemon for
+					// garnish there is not the cake's.)
+					kept := ings[0]
+					ings = besides(ings, cands, func(ing int) bool { return st.serving[ing] || sections[ing] != sections[kept] })
+				}
 			}
 			if len(ings) == 1 && h.end-h.pos == 1 && lx != nil && lx.has(kindSalt, view.toks, h.pos) {
 				// "the salt" with kosher salt for a marinade and salt for a sauce: the kind of a salt
@@ -326,7 +334,7 @@ func matchLines(ingredients []Parsed, sections []string, steps []Line) [][2]int 
 			}
 			return out
 		}
-		idx.implicit(texts[s].words, hits[s], lx, ofPart, found)
+		idx.implicit(texts[s].words, view.stop, hits[s], lx, ofPart, found)
 		for ing, ok := range found {
 			if ok {
 				links = append(links, [2]int{ing, s})
@@ -584,9 +592,15 @@ func besidesTheTin(ings []int, cands []candidate, notes []string, lx *lexicon) [
 	if !forTheTin(notes[ings[0]], lx) || spare(notes[ings[0]]) {
 		return ings
 	}
+	return besides(ings, cands, func(ing int) bool { return forTheTin(notes[ing], lx) })
+}
+
+// besides returns the best candidate line of a mention that is not set aside, in place of the one
+// line ings names, if there is one; else ings.
+func besides(ings []int, cands []candidate, aside func(int) bool) []int {
 	best, bestKind := -1, -1
 	for _, c := range cands {
-		if c.ing != ings[0] && c.kind > bestKind && !forTheTin(notes[c.ing], lx) {
+		if c.ing != ings[0] && c.kind > bestKind && !aside(c.ing) {
 			best, bestKind = c.ing, c.kind
 		}
 	}
@@ -648,8 +662,32 @@ func preferUsed(ings []int, used []bool) []int {
 
 func isWaterLine(p Parsed) bool {
 	w := dropIgnored(normalize(p.Name))
-	return len(w) > 0 && w[len(w)-1] == "water"
+	if len(w) == 0 {
+		return false
+	}
+	// "cold water"; "agua fría", "1 l vody": the word for water first in the languages that put
+	// the food first, but not "eau de fleur d'oranger", a flavouring named after it.
+	return waterWords[w[len(w)-1]] || waterWords[w[0]] && (len(w) == 1 || !romancePrepositions[w[1]])
 }
+
+// cutSuffixes are, folded, the last parts of a compound that name a cut of the food before them
+// (filet, filé, Brust, borst, bryst, bröst), in the languages that compound foods.
+var cutSuffixes = []string{"fileter", "filets", "fileer", "filet", "filer", "file", "bruste", "brust", "borsten", "borst", "bryst", "brost"}
+
+// cutCompoundFood returns the food a compound of a food and a cut names ("lax" of "laxfile"), or "".
+func cutCompoundFood(w string) string {
+	for _, s := range cutSuffixes {
+		if strings.HasSuffix(w, s) && len(w)-len(s) >= 3 {
+			return w[:len(w)-len(s)]
+		}
+	}
+	return ""
+}
+
+// waterWords are the words for water, folded, in the languages of the set, with the case forms a
+// line writes in Polish and Czech ("1 l vody", "szklanka wody").
+var waterWords = setOf("water", "agua", "acqua", "eau", "wasser", "woda", "wody", "voda", "vody",
+	"vatten", "vand", "vann")
 
 // hit is one span of a step and the candidates for it.
 type hit struct {
@@ -1156,7 +1194,7 @@ func isEquipment(toks []string, i int) bool {
 // A seasoning verb whose clause names the seasoning after "with" ("Krydda med socker och peppar",
 // "assaisonnez la salade d'un filet d'huile") uses what it names, not the salt; hits are the step's
 // mentions.
-func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart func([]int) []int, found []bool) {
+func (idx *matchIndex) implicit(toks []string, stop []bool, hits []hit, lx *lexicon, ofPart func([]int) []int, found []bool) {
 	season, grease, dust := false, false, false
 	inName := make([]bool, len(toks))
 	// qualifier: a word after the first of a food's name, as "salata" of "ricotta salata" (salted),
@@ -1181,6 +1219,11 @@ func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart f
 				linkAll(ofPart(idx.saltOnly), found)
 			case lx.has(classPepperVerb, toks, i):
 				linkAll(ofPart(idx.pepperOnly), found)
+			case lx.has(classGrease, toks, i) && (!inName[i] || i+1 < len(toks) && lx.has(classArticle, toks, i+1)) && tinInSentence(toks, stop, lx, i) && !foodWith(toks, stop, hits, lx, i):
+				// "Eine Springform fetten", "Smør en ildfast form": greasing the tin without
+				// naming the fat takes the line given to the tin, as "grease the pan" does. (The
+				// Scandinavian verb is the word for butter; an article after it makes it the verb.)
+				grease = true
 			}
 		}
 		switch t {
@@ -1215,6 +1258,61 @@ func (idx *matchIndex) implicit(toks []string, hits []hit, lx *lexicon, ofPart f
 			found[ing] = true
 		}
 	}
+}
+
+// tinInSentence reports whether the sentence around toks[i] names a tin ("eine Springform fetten",
+// "untar el molde"), so that a verb that may also brush or spread a food greases a tin here.
+// stop marks the separators that end a sentence: "Eine Springform (26 cm) fetten" is one.
+func tinInSentence(toks []string, stop []bool, lx *lexicon, i int) bool {
+	for k := i - 1; k >= 0 && !stop[k]; k-- {
+		if isTinNoun(toks, lx, k) {
+			return true
+		}
+	}
+	for k := i + 1; k < len(toks) && !stop[k]; k++ {
+		if isTinNoun(toks, lx, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// foodWith reports whether the sentence around toks[i] names a food after a "with" word ("bestrijk
+// met het ei", "mit Butter einfetten"): the verb then uses that food, not the line given to the tin.
+func foodWith(toks []string, stop []bool, hits []hit, lx *lexicon, i int) bool {
+	start := i
+	for start > 0 && !stop[start-1] {
+		start--
+	}
+	for k := start; k < len(toks) && !stop[k]; k++ {
+		if !lx.has(classWith, toks, k) {
+			continue
+		}
+		for _, h := range hits {
+			if h.pos > k && h.pos <= k+4 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isTinNoun reports whether toks[k] names a tin itself ("Form", "molde", "formen"), not the act of
+// greasing or dusting it ("bestäuben" dusts a cake with sugar as well as a tin with flour).
+func isTinNoun(toks []string, lx *lexicon, k int) bool {
+	return lx.has(classTin, toks, k) && !lx.has(classGrease, toks, k)
+}
+
+// givenToTin reports whether a line's folded notes give it to a tin by naming the tin ("Butter für
+// die Form", "smør til formen"), as "for greasing" does in English; "zum Bestäuben" dusts a cake.
+func givenToTin(notes string, lx *lexicon) bool {
+	w := strings.Fields(notes)
+	for k := range w {
+		if isTinNoun(w, lx, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // plainSeasoning are the words before "seasoning" that leave it salt and pepper.
@@ -1289,14 +1387,25 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			}
 		}
 	}
+	// stock marks, in the languages that name the food first, the lines of a stock made of a food
+	// ("caldo de pollo"); see dropStockOf.
+	var stock []bool
 	for i, p := range ings {
 		if p.Name == "" {
 			continue
 		}
 		seasoning := false
-		names := [][]string{normalize(p.Name)}
-		if lang != "en" {
+		var names [][]string
+		if lang == "en" {
+			names = [][]string{normalize(p.Name)}
+		} else {
 			plain := cleanName(normalizeIn(splitElisions(dropQualityLabels(p.Name)), lang), lang)
+			if romance[lang] && len(plain) > 1 && lexicons[lang].has(kindStock, plain, 0) {
+				if stock == nil {
+					stock = make([]bool, len(ings))
+				}
+				stock[i] = true
+			}
 			if onlyFunctionWords(plain, lang) && p.Notes != "" {
 				// "1 i 1/2 łyżeczki kurkumy" reads as the name "i", "1 xícara (chá) de óleo" as the
 				// name "xícara": the food is in the notes.
@@ -1323,6 +1432,9 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 					names = append(names, fruit)
 				}
 			}
+		}
+		if isTool(names[0]) {
+			continue
 		}
 		if lang == "en" {
 			names = append(names, englishVariants(names[0])...)
@@ -1379,6 +1491,14 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			if lang != "en" {
 				idx.addSameFood(i, alt)
 			}
+			if pw := plainAlts[a]; compoundLanguages[lang] && len(pw) > 0 {
+				// "laxfilé", "Lachsfilet", "Hähnchenbrust": a step calls the cut by its food ("lägg
+				// laxen i formen").
+				if food := cutCompoundFood(pw[len(pw)-1]); food != "" {
+					k := stemWords([]string{food}, lang)
+					idx.add(candidate{ing: i, kind: kindHead, cover: 1, head: k[0]}, k)
+				}
+			}
 		}
 		if lx := lexicons[lang]; lang != "en" && len(alts) > 0 && isMeat(plainAlts[0], lx) {
 			// "das Fleisch" for the Rindergulasch, "la viande" for the bœuf: the kind, as "the meat"
@@ -1426,7 +1546,9 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 			idx.salt = append(idx.salt, i)
 		}
 		notes := strings.ToLower(p.Notes)
-		if strings.Contains(notes, "greas") {
+		// "oil, for greasing"; in the other languages the notes that give a line to the tin
+		// ("Butter für die Form", "smør til formen") mean the same.
+		if strings.Contains(notes, "greas") || lang != "en" && givenToTin(strings.Join(normalize(p.Notes), " "), lexicons[lang]) {
 			idx.greasing = append(idx.greasing, i)
 		}
 		if strings.Contains(notes, "dusting") {
@@ -1434,7 +1556,23 @@ func buildIndexLang(ings []Parsed, lang string) *matchIndex {
 		}
 	}
 	idx.addNominalParticiples(ings)
+	if stock != nil {
+		idx.dropStockOf(stock)
+	}
 	return idx
+}
+
+// dropStockOf takes, in the languages that name the food first, a stock made of a food ("caldo de
+// pollo", "brodo di carne", "fond de volaille") off the keys it shares with a line that is that food
+// ("muslos de pollo"): "dorar el pollo" is the thighs; the stock is called "el caldo".
+func (idx *matchIndex) dropStockOf(stock []bool) {
+	for key, cands := range idx.keys {
+		food := slices.ContainsFunc(cands, func(c candidate) bool { return !stock[c.ing] })
+		if !food || len(cands) < 2 {
+			continue
+		}
+		idx.keys[key] = slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return stock[c.ing] })
+	}
 }
 
 // addNominalParticiples keys, in Italian, Spanish and Portuguese, the participle that tells one line

@@ -1,5 +1,7 @@
 package ingredient
 
+import "strings"
+
 // Vocabulary for the matcher. All entries are normalized: lowercase, singular, no accents.
 
 // ignoredInNames are dropped from ingredient names before keys are made: the descriptors (as
@@ -225,3 +227,23 @@ func equalWords(a, b []string) bool {
 var equipment = setOf("pot", "press", "cooker", "grater", "masher", "knife", "slicer", "corer", "squeezer",
 	"maker", "timer", "scoop", "ricer", "peeler", "zester", "spinner", "stone", "cutter", "mallet",
 	"thermometer", "tenderizer")
+
+// toolStems are, folded, the stems of the tools a page lists among the ingredients: skewers and
+// toothpicks ("bamboo skewers", "satéprikkers", "Holzspieße", "grillspyd"). Such a line is not food
+// and no step uses it (the labeling rules' decision 25), though steps soak and thread them.
+var toolStems = []string{"skewer", "toothpick", "prikker", "spiess", "zahnstocher", "palillo", "stuzzicadent",
+	"stecchin", "palito", "espeto", "spett", "tandpetare", "spyd", "tandstik", "tannpirker", "wykalacz",
+	"spejl", "paratk"}
+
+// isTool reports whether a line's name, as normalized words, is a tool of toolStems: a word that
+// is one of them, or a compound ending with one, with at most a plural ending after it.
+func isTool(name []string) bool {
+	for _, w := range name {
+		for _, t := range toolStems {
+			if i := strings.LastIndex(w, t); i >= 0 && len(w)-(i+len(t)) <= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -808,6 +808,11 @@ func (v stepView) isBath(pos, end int) bool {
 			return true
 		}
 	}
+	// "letsaltet vand", "acqua salata", "osolonej wodzie": salted water is what a food is cooked
+	// in, in every language, not the water of the dish.
+	if v.lx != lexicons["en"] && (pos > 0 && v.lx.has(classSaltVerb, v.toks, pos-1) || end < len(v.toks) && v.lx.has(classSaltVerb, v.toks, end)) {
+		return true
+	}
 	// "in (a pan of) boiling/salted/ice water"
 	k := pos - 1
 	for k >= 0 && (v.toks[k] == "boiling" || v.toks[k] == "salt" || v.toks[k] == "ice" || v.toks[k] == "cold" ||
@@ -887,7 +892,7 @@ func stemWord(w, lang string) string {
 	if lx := lexicons[lang]; lx != nil && len(lx.endings) > 0 {
 		s := lx.stem(w)
 		if nounFirst[lang] {
-			s = dropMobileE(s)
+			s = unsoften(dropMobileE(s))
 		}
 		return s
 	}
@@ -908,6 +913,17 @@ func stemWord(w, lang string) string {
 		}
 	}
 	return w
+}
+
+// unsoften gives back, in Polish and Czech, the k that the locative and dative of a noun in -ka
+// soften to c ("v mouce", "ve strouhance", "w mące" for mouka, strouhanka, mąka). Both the step's
+// word and the line's go through it, so a stem that ends in c in every form ("vejce", "vejci")
+// still meets itself.
+func unsoften(s string) string {
+	if len(s) >= 4 && s[len(s)-1] == 'c' && s[len(s)-2] != 'c' {
+		return s[:len(s)-1] + "k"
+	}
+	return s
 }
 
 // dropMobileE drops, in Polish and Czech, the e that some forms of a noun put before its last
@@ -1201,7 +1217,8 @@ func mixCompound(t string, lx *lexicon) bool {
 		return false
 	}
 	for _, m := range lx.singles[classMix] {
-		if len(m) >= 4 && len(t) > len(m)+2 && strings.HasSuffix(t, m) {
+		// "dillsås": a noun of three letters ends a compound whose food part has four or more.
+		if (len(m) >= 4 && len(t) > len(m)+2 || len(m) == 3 && len(t) >= len(m)+4) && strings.HasSuffix(t, m) {
 			return true
 		}
 	}
