@@ -235,15 +235,40 @@ var toolStems = []string{"skewer", "toothpick", "prikker", "spiess", "zahnstoche
 	"stecchin", "palito", "espeto", "spett", "tandpetare", "spyd", "tandstik", "tannpirker", "wykalacz",
 	"spejl", "paratk"}
 
-// isTool reports whether a line's name, as normalized words, is a tool of toolStems: a word that
-// is one of them, or a compound ending with one, with at most a plural ending after it.
+// isTool reports whether a line's name, as normalized words, is a tool of toolStems and nothing
+// else: a tool word, or a compound ending with one (at most a plural ending after it) whose first part
+// says what the tool is made of or for ("Holzspieße", "grillspyd"), with only such words around it
+// ("wooden skewers", "palillos de madera"). A food named with the tool is food: "chicken skewers",
+// "Hähnchenspieße" are bought and cooked.
 func isTool(name []string) bool {
+	tool := false
 	for _, w := range name {
-		for _, t := range toolStems {
-			if i := strings.LastIndex(w, t); i >= 0 && len(w)-(i+len(t)) <= 2 {
-				return true
-			}
+		if toolModifiers[w] || isNumber(w) {
+			continue
+		}
+		prefix, ok := toolWord(w)
+		if !ok || prefix != "" && !toolModifiers[prefix] {
+			return false
+		}
+		tool = true
+	}
+	return tool
+}
+
+// toolWord reports whether w ends with a tool stem, and returns what comes before the stem.
+func toolWord(w string) (prefix string, ok bool) {
+	for _, t := range toolStems {
+		if i := strings.LastIndex(w, t); i >= 0 && len(w)-(i+len(t)) <= 2 {
+			return w[:i], true
 		}
 	}
-	return false
+	return "", false
 }
+
+// toolModifiers are the words, and first parts of compounds, that say what a tool is made of, its
+// size or what it is for, in the matcher's languages; with the function words between them.
+var toolModifiers = setOf("bamboo", "wooden", "wood", "metal", "steel", "stainless", "long", "short", "small",
+	"large", "thin", "cocktail", "kebab", "kabob", "bbq", "barbecue", "grill", "reusable", "disposable",
+	"holz", "bambus", "bambu", "bambou", "bois", "metall", "schaschlik", "sate", "saté", "madera", "madeira",
+	"legno", "houten", "hout", "tra", "trä", "trae", "træ", "tre", "drevene", "dřevěné", "drewniane",
+	"of", "de", "di", "en", "in", "aus", "van", "z", "ze", "av", "af", "for", "til", "para", "per", "pour", "a", "the")

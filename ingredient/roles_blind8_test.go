@@ -46,6 +46,12 @@ func TestMatchRulesOfTheEighthBlindBatch(t *testing.T) {
 			want: [][2]int{{0, 1}},
 		},
 		{
+			name: "a tool of wood is no food, a food on skewers is food",
+			r: recipe([]string{"12 chicken skewers", "8 wooden skewers", "4 Hähnchenspieße", "4 Holzspieße"},
+				"Brush the chicken skewers with oil and soak the wooden skewers.", "Die Hähnchenspieße würzen."),
+			want: [][2]int{{0, 0}, {2, 1}},
+		},
+		{
 			name: "Czech and Polish k softened to c, and a cheese by its kind",
 			r: recipe([]string{"4 plátky eidamu", "50 g hladké mouky", "100 g strouhanky"},
 				"Plátky sýra obalíme v mouce a ve strouhance.", "Sýr smažíme dozlatova."),
