@@ -508,6 +508,13 @@ func splitLabelled(s string) []string {
 	if len(cuts) < 2 {
 		return nil
 	}
+	return stripStepNumbers(piecesAt(s, cuts, func(piece string) string { return piece }))
+}
+
+// piecesAt cuts s at the offsets cuts (in order) and returns the text before
+// the first cut, when there is any, then each piece from one cut to the
+// next as keep leaves it, trimmed; pieces keep makes empty are left out.
+func piecesAt(s string, cuts []int, keep func(piece string) string) []string {
 	var out []string
 	if head := strings.TrimSpace(s[:cuts[0]]); head != "" {
 		out = append(out, head)
@@ -517,9 +524,11 @@ func splitLabelled(s string) []string {
 		if k+1 < len(cuts) {
 			end = cuts[k+1]
 		}
-		out = append(out, strings.TrimSpace(s[c:end]))
+		if piece := strings.TrimSpace(keep(s[c:end])); piece != "" {
+			out = append(out, piece)
+		}
 	}
-	return stripStepNumbers(out)
+	return out
 }
 
 // splitNumbered splits "1. Mix the flour. 2. Bake it." at the numbers 1, 2,
@@ -553,21 +562,8 @@ func splitNumbered(s string) []string {
 	if len(cuts) < 2 || cuts[0] > 0 && strings.TrimSpace(s[:cuts[0]]) != "" && len(cuts) < 3 {
 		return nil
 	}
-	var out []string
-	if head := strings.TrimSpace(s[:cuts[0]]); head != "" {
-		out = append(out, head)
-	}
-	for k, c := range cuts {
-		end := len(s)
-		if k+1 < len(cuts) {
-			end = cuts[k+1]
-		}
-		part := s[c:end]
-		part = strings.TrimSpace(part[strings.IndexAny(part, ".)")+1:])
-		if part != "" {
-			out = append(out, part)
-		}
-	}
+	// Each piece without its "N." or "N)" marker.
+	out := piecesAt(s, cuts, func(piece string) string { return piece[strings.IndexAny(piece, ".)")+1:] })
 	return out
 }
 
