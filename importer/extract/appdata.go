@@ -46,7 +46,8 @@ func (p *page) appRecipe() map[string]any {
 
 func (p *page) findAppRecipe() map[string]any {
 	parsed := 0
-	for _, script := range scriptBodies(p.raw, p.lower) {
+	for _, sc := range inlineScripts(p.raw, p.lower) {
+		script := sc.body
 		low := bytes.ToLower(script)
 		if !bytes.Contains(low, []byte("ingredient")) || !containsAnyKey(low) {
 			continue
@@ -205,27 +206,4 @@ func appIngredient(m map[string]any) string {
 // keeps for the app to render.
 func withoutMarkdownBold(s string) string {
 	return strings.ReplaceAll(s, "**", "")
-}
-
-// scriptBodies returns the contents of every inline <script> element.
-func scriptBodies(page, lower []byte) [][]byte {
-	var out [][]byte
-	for i := 0; ; {
-		k := bytes.Index(lower[i:], []byte("<script"))
-		if k < 0 {
-			return out
-		}
-		i += k + len("<script")
-		end := bytes.IndexByte(lower[i:], '>')
-		if end < 0 {
-			return out
-		}
-		i += end + 1
-		close := bytes.Index(lower[i:], []byte("</script"))
-		if close < 0 {
-			close = len(lower) - i
-		}
-		out = append(out, page[i:i+close])
-		i += close
-	}
 }

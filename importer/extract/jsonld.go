@@ -381,8 +381,24 @@ func (p *jsonReader) word() string {
 // element, found by scanning the bytes rather than building a DOM.
 func ldScripts(page, lower []byte) [][]byte {
 	var out [][]byte
-	i := 0
-	for {
+	for _, sc := range inlineScripts(page, lower) {
+		if bytes.Contains(sc.attrs, []byte("ld+json")) {
+			out = append(out, sc.body)
+		}
+	}
+	return out
+}
+
+// inlineScript is one <script> element of a page: its attributes, lower-cased,
+// and its contents as the page has them.
+type inlineScript struct{ attrs, body []byte }
+
+// inlineScripts returns every <script> element of page (lower is page
+// lower-cased), found by scanning the bytes rather than building a DOM; an
+// element the page leaves open runs to its end.
+func inlineScripts(page, lower []byte) []inlineScript {
+	var out []inlineScript
+	for i := 0; ; {
 		k := bytes.Index(lower[i:], []byte("<script"))
 		if k < 0 {
 			return out
@@ -398,9 +414,7 @@ func ldScripts(page, lower []byte) [][]byte {
 		if close < 0 {
 			close = len(lower) - i
 		}
-		if bytes.Contains(attrs, []byte("ld+json")) {
-			out = append(out, page[i:i+close])
-		}
+		out = append(out, inlineScript{attrs: attrs, body: page[i : i+close]})
 		i += close
 	}
 }
