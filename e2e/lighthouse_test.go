@@ -84,7 +84,7 @@ func seedLighthouseRecipe(t *testing.T, svc *service) uuid.UUID {
 	t.Helper()
 	ctx := context.Background()
 	const email, pw = "lighthouse@example.test", "Lighthouse-kitchen-2025"
-	cook := plannerUser(t, svc, "Lena Cook", email, pw)
+	cook := verifiedUser(t, svc, "Lena Cook", email, pw)
 	four := 4
 	id, err := repo.CreateRecipe(ctx, svc.DB, cook.ID, repo.RecipeInput{
 		Title:       "Roast tomato soup with basil croutons",

@@ -14,8 +14,8 @@ import (
 	"larder/repo"
 )
 
-// plannerUser creates a verified user who signs in with the password.
-func plannerUser(t *testing.T, svc *service, name, email, pw string) repo.User {
+// verifiedUser creates a verified user who signs in with the password.
+func verifiedUser(t *testing.T, svc *service, name, email, pw string) repo.User {
 	t.Helper()
 	hash, err := pwhash.Hash(pw, 4)
 	if err != nil {
@@ -85,8 +85,8 @@ func TestPlannerAndSharedShoppingList(t *testing.T) {
 	svc := startService(t)
 	ctx := context.Background()
 	const pw = "Correct horse battery 9"
-	ada := plannerUser(t, svc, "Ada", "ada@example.test", pw)
-	plannerUser(t, svc, "Bob", "bob@example.test", pw)
+	ada := verifiedUser(t, svc, "Ada", "ada@example.test", pw)
+	verifiedUser(t, svc, "Bob", "bob@example.test", pw)
 	four := 4
 	recipes := map[string][]string{
 		"Pancakes":       {"1 cup milk", "2 large eggs, beaten", "200 g flour"},

@@ -9,7 +9,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	pwhash "larder/password"
 	"larder/repo"
 )
 
@@ -24,14 +23,7 @@ func TestScaledServingsReadTheSame(t *testing.T) {
 	ctx := context.Background()
 
 	const email, pw = "scaler@example.com", "Correct-Horse-Battery-14"
-	hash, err := pwhash.Hash(pw, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	user, err := repo.CreateUser(ctx, svc.DB, repo.CreateUserParams{Email: email, Name: "Scaler", PasswordHash: &hash, EmailVerified: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	user := verifiedUser(t, svc, "Scaler", email, pw)
 	servings := 2
 	id, err := repo.CreateRecipe(ctx, svc.DB, user.ID, repo.RecipeInput{
 		Title: "Tomato milk bake", Servings: &servings, Visibility: repo.VisibilityPrivate,

@@ -8,7 +8,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	pwhash "larder/password"
 	"larder/repo"
 )
 
@@ -23,14 +22,7 @@ func TestYieldUnitReadsTheSame(t *testing.T) {
 	ctx := context.Background()
 
 	const email, pw = "baker@example.com", "Correct-Horse-Battery-14"
-	hash, err := pwhash.Hash(pw, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	user, err := repo.CreateUser(ctx, svc.DB, repo.CreateUserParams{Email: email, Name: "Baker", PasswordHash: &hash, EmailVerified: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	user := verifiedUser(t, svc, "Baker", email, pw)
 	one := 1
 	id, err := repo.CreateRecipe(ctx, svc.DB, user.ID, repo.RecipeInput{
 		Title: "Plain loaf", Servings: &one, ServingsUnit: "loaf", Visibility: repo.VisibilityPrivate,
