@@ -401,6 +401,11 @@ func (r *reader) countedNoun(k int) *Span {
 	var noun *Span
 	for n := k; n < k+4; n++ {
 		t := p.tok(n)
+		// An abbreviation's dot does not end the words: "3 sm. potatoes", "2 med. carrots".
+		if t != nil && t.text == "." && !t.spaceBefore && n > k && p.toks[n-1].kind == tWord &&
+			p.tok(n+1) != nil && p.toks[n+1].kind == tWord && p.toks[n+1].spaceBefore {
+			continue
+		}
 		if t == nil || t.kind != tWord || t.low == "x" || t.low == "×" || connectors[t.low] || t.low == "of" || tailWords[t.low] {
 			break
 		}
@@ -555,6 +560,9 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 	if r.inName(a, i, next) {
 		return ReasonName
 	}
+	if r.conversionNote(a, i) {
+		return ReasonReference
+	}
 	// The equivalent of a temperature is one too: "80F (26C)".
 	if r.followsNever(i, ReasonTemperature) {
 		return ReasonTemperature
@@ -569,6 +577,33 @@ func (r *reader) classify(a *amount, i, next int) Reason {
 		return r.dimension(a, i)
 	}
 	return ""
+}
+
+// conversionNote reports whether the amount at token i is one side of a note that defines a unit:
+// "1 cup = 240 ml", alone or in parentheses after the amount ("1 cup rice (1 cup = 240 ml)"). One
+// unit set equal to a measure, with nothing after it, says how the recipe measures, not how much
+// to use. The measure after "=" is the other side of the same note.
+func (r *reader) conversionNote(a *amount, i int) bool {
+	p := &r.p
+	if p.isPunct(i-1, "=") && len(r.numbers) > 0 {
+		last := r.numbers[len(r.numbers)-1]
+		return !last.Scales && last.Reason == ReasonReference && r.conversionLeft(i-1)
+	}
+	if a.value != 1 || a.max != nil || a.unit == nil || !p.isPunct(a.unitEnd, "=") {
+		return false
+	}
+	return r.conversionLeft(a.unitEnd)
+}
+
+// conversionLeft reports whether the "=" at token eq sets one unit equal to a measure that ends
+// its line or parenthesis.
+func (r *reader) conversionLeft(eq int) bool {
+	p := &r.p
+	if p.tok(eq+1) == nil || p.toks[eq+1].kind != tNum {
+		return false
+	}
+	b, _ := r.readAmount(eq + 1)
+	return b.unit != nil && measureUnits[b.unit.Key] && (b.unitEnd == len(p.toks) || p.isPunct(b.unitEnd, ")"))
 }
 
 // inName reports whether a number without a unit is part of a name, in a line whose amount is
@@ -641,6 +676,11 @@ func (r *reader) packageSize(a *amount, i int) bool {
 			return false
 		}
 		if r.parenHas(open, "size") && a.unit != nil {
+			return true
+		}
+		// A measure that opens a parenthesis before a package word names the package the food
+		// comes from, not more food: "2 cups frozen peas (10 oz. bag)", "(14-oz can)".
+		if i == open+1 && a.max == nil && a.unit != nil && measureUnits[a.unit.Key] && r.containerAt(a.unitEnd) {
 			return true
 		}
 		// The words before the parenthesis: a bare count, or a count and a container.
@@ -748,8 +788,14 @@ func (r *reader) countedContainer(a *amount) bool {
 	if a.unit != nil {
 		return isContainer(p.line[a.unit.Start:a.unit.End])
 	}
-	k := a.tokEnd
-	for k < len(p.toks) && p.toks[k].kind == tWord && isSizeWord(p.toks[k].low) {
+	return r.containerAt(a.tokEnd)
+}
+
+// containerAt reports whether a package word stands at token k, maybe after size words and a
+// unit's dot: "can" in "1 large can", "bag" in "(10 oz. bag)".
+func (r *reader) containerAt(k int) bool {
+	p := &r.p
+	for k < len(p.toks) && (p.toks[k].kind == tWord && isSizeWord(p.toks[k].low) || p.isPunct(k, ".") && !p.toks[k].spaceBefore) {
 		k++
 	}
 	return k < len(p.toks) && p.toks[k].kind == tWord && isContainer(p.toks[k].text)
@@ -778,11 +824,7 @@ func (r *reader) sizeAfterCount(a *amount, i int) bool {
 	}
 	// After other words, only when a package follows the measure: "(from a 17.3-ounce package)"
 	// names the package the sheets come from, not more pastry.
-	k := a.unitEnd
-	for k < len(p.toks) && p.toks[k].kind == tWord && isSizeWord(p.toks[k].low) {
-		k++
-	}
-	return k < len(p.toks) && p.toks[k].kind == tWord && isContainer(p.toks[k].text)
+	return r.containerAt(a.unitEnd)
 }
 
 // packageItem gives the count before a package size the container or item after it as its unit or
@@ -1249,7 +1291,9 @@ var temperatureWords = setOf("degrees", "degree", "deg", "fahrenheit", "celsius"
 var timeWords = setOf("minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "second", "seconds", "sec",
 	"secs", "day", "days", "week", "weeks", "minuten", "minuti", "minutos", "stunden", "stunde", "heures", "heure",
 	"ore", "horas", "overnight", "std", "h", "uur", "timer", "timmar", "timme", "minutter", "minuter", "godz",
-	"godzin", "godziny", "minut", "minuty", "hodin", "hodiny", "hodinu")
+	"godzin", "godziny", "minut", "minuty", "hodin", "hodiny", "hodinu",
+	// A pressure cooker's whistles count its cooking time: "(3 whistles)".
+	"whistle", "whistles")
 
 // yieldWords before a number make it the yield of the recipe.
 var yieldWords = setOf("for", "serves", "makes", "feeds", "yields", "yield", "für", "pour", "per")
