@@ -28,7 +28,8 @@ func heldOut(name string) bool {
 // Indian-English sites, and "blind g" a sixth, twelve more English recipes written after the fifth
 // batch's rules, to see how those rules carry over, and "blind h" a seventh (files h<NN>_*.json), thirty
 // recipes in nine languages other than English, written in the styles of their home-cooking sites, and "blind i" an
-// eighth (files i<NN>_*.json), twelve English and eighteen in eleven other languages. They are scored
+// eighth (files i<NN>_*.json), twelve English and eighteen in eleven other languages, and "blind j" a ninth
+// (files j<NN>_*.json), twelve English weeknight dinners and fifteen in eight other languages. They are scored
 // apart from the development and held-out parts, so their figures stay an estimate of how the matcher
 // does on recipes it was not tuned on.
 func blindBatch(name string) string {
@@ -49,6 +50,8 @@ func blindBatch(name string) string {
 		return "blind h"
 	case len(name) > 1 && name[0] == 'i' && name[1] >= '0' && name[1] <= '9':
 		return "blind i"
+	case len(name) > 1 && name[0] == 'j' && name[1] >= '0' && name[1] <= '9':
+		return "blind j"
 	}
 	return ""
 }
@@ -179,7 +182,7 @@ func TestMappingSet(t *testing.T) {
 		explain = t.Logf
 	}
 	var dev, held, all score
-	batches := []string{"blind", "blind c", "blind d", "blind e", "blind f", "blind g", "blind h", "blind i"}
+	batches := []string{"blind", "blind c", "blind d", "blind e", "blind f", "blind g", "blind h", "blind i", "blind j"}
 	unseen := map[string]*score{}
 	// Each blind batch is also scored per language, since the languages other than English are where
 	// the matcher has had the fewest recipes to learn from.
