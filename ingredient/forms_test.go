@@ -1,7 +1,6 @@
 package ingredient
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -52,11 +51,7 @@ func TestStemForms(t *testing.T) {
 // small recipes: a step naming the food another way links its line, and only its line.
 func TestFoodWords(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		r    Recipe
-		want [][2]int
-	}{
+	checkMatchCases(t, []matchCase{
 		{
 			name: "another name of the food (Möhren for Karotten)",
 			r: recipe([]string{"2 Karotten", "1 Zwiebel"},
@@ -81,15 +76,7 @@ func TestFoodWords(t *testing.T) {
 				"Montate i tuorli con lo zucchero.", "Aggiungete il mascarpone e mescolate bene con una spatola."),
 			want: [][2]int{{0, 0}, {1, 0}, {2, 1}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if got := MatchRecipe(tt.r); !slices.Equal(got, tt.want) {
-				t.Errorf("links %v, want %v", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestLoadFormsRejects shows a malformed line of data/forms.txt is an error, not a silent skip.

@@ -1,7 +1,6 @@
 package ingredient
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -9,11 +8,7 @@ import (
 // labeled set (d<NN>_*.json), each on a small recipe written for it.
 func TestMatchRulesOfTheThirdBlindBatch(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		r    Recipe
-		want [][2]int
-	}{
+	checkMatchCases(t, []matchCase{
 		{
 			name: "a French seasoning verb prepares the chicken, which is then browned",
 			r: recipe([]string{"1 poulet découpé en 8 morceaux", "3 c. à s. d'huile d'olive", "sel"},
@@ -113,13 +108,5 @@ func TestMatchRulesOfTheThirdBlindBatch(t *testing.T) {
 				"Stek kaken til en pinne kommer tørr ut."),
 			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {3, 1}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if got := MatchRecipe(tt.r); !slices.Equal(got, tt.want) {
-				t.Errorf("links %v, want %v", got, tt.want)
-			}
-		})
-	}
+	})
 }

@@ -1,7 +1,6 @@
 package ingredient
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -21,11 +20,7 @@ func TestMatchRulesOfTheFourthBlindBatch(t *testing.T) {
 		}
 		return r
 	}
-	tests := []struct {
-		name string
-		r    Recipe
-		want [][2]int
-	}{
+	checkMatchCases(t, []matchCase{
 		{
 			name: "everything else is the lines not used yet, less those excepted",
 			r: recipe([]string{"2 avocados", "1 tomato, diced", "1/4 red onion, minced", "1 lime, juiced", "1/2 tsp salt", "tortilla chips"},
@@ -156,15 +151,7 @@ func TestMatchRulesOfTheFourthBlindBatch(t *testing.T) {
 			r:    recipe([]string{"4 pita breads"}, "Warm the pitas in the oven."),
 			want: [][2]int{{0, 0}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if got := MatchRecipe(tt.r); !slices.Equal(got, tt.want) {
-				t.Errorf("links %v, want %v", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestDetectLanguageOfShortSteps checks that a recipe too short for the cue words is told by the

@@ -1,7 +1,6 @@
 package ingredient
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -24,11 +23,7 @@ func sectionedRecipe(sections [][2]any, steps ...string) Recipe {
 // and Indian-English sites), each on a small recipe written for it.
 func TestMatchRulesOfTheFifthBlindBatch(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		r    Recipe
-		want [][2]int
-	}{
+	checkMatchCases(t, []matchCase{
 		{
 			name: "a sentence ends after a bracket: moving out in the next one leaves the add a use",
 			r: recipe([]string{"2 chicken breasts", "1 tbsp olive oil"},
@@ -135,13 +130,5 @@ func TestMatchRulesOfTheFifthBlindBatch(t *testing.T) {
 				"Whisk the flour, butter and milk.", "Cook the crepes and serve with butter."),
 			want: [][2]int{{0, 0}, {1, 0}, {1, 1}, {2, 0}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if got := MatchRecipe(tt.r); !slices.Equal(got, tt.want) {
-				t.Errorf("links %v, want %v", got, tt.want)
-			}
-		})
-	}
+	})
 }

@@ -1,7 +1,6 @@
 package ingredient
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -10,11 +9,7 @@ import (
 // recipe written for it.
 func TestMatchRulesOfTheSeventhBlindBatch(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		r    Recipe
-		want [][2]int
-	}{
+	checkMatchCases(t, []matchCase{
 		{
 			name: "a six-letter compound is named by its short tail",
 			r:    recipe([]string{"2 EL Rapsöl", "1 Zwiebel"}, "Das Öl erhitzen und die Zwiebel darin dünsten."),
@@ -115,13 +110,5 @@ func TestMatchRulesOfTheSeventhBlindBatch(t *testing.T) {
 				"Die Brötchen würfeln und mit der Milch übergießen.", "Die Eier zu den Brötchen geben."),
 			want: [][2]int{{0, 0}, {1, 0}, {2, 1}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if got := MatchRecipe(tt.r); !slices.Equal(got, tt.want) {
-				t.Errorf("links %v, want %v", got, tt.want)
-			}
-		})
-	}
+	})
 }

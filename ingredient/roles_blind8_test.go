@@ -1,7 +1,6 @@
 package ingredient
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -10,11 +9,7 @@ import (
 // a small recipe written for it.
 func TestMatchRulesOfTheEighthBlindBatch(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		r    Recipe
-		want [][2]int
-	}{
+	checkMatchCases(t, []matchCase{
 		{
 			name: "greasing a tin without naming the fat takes the line given to the tin",
 			r: recipe([]string{"200 g Mehl", "100 g Butter", "Butter für die Form"},
@@ -87,13 +82,5 @@ func TestMatchRulesOfTheEighthBlindBatch(t *testing.T) {
 				"Tritate le cipolle.", "Rosolate la carne.", "Aggiungete il trito di cipolle e lasciatelo appassire."),
 			want: [][2]int{{0, 0}, {1, 1}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if got := MatchRecipe(tt.r); !slices.Equal(got, tt.want) {
-				t.Errorf("links %v, want %v", got, tt.want)
-			}
-		})
-	}
+	})
 }

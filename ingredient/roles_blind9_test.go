@@ -1,7 +1,6 @@
 package ingredient
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -10,11 +9,7 @@ import (
 // languages), each on a small recipe written for it.
 func TestMatchRulesOfTheNinthBlindBatch(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		r    Recipe
-		want [][2]int
-	}{
+	checkMatchCases(t, []matchCase{
 		{
 			name: "the Polish instrumental in -iem is the noun of the line",
 			r: recipe([]string{"2 jajka", "250 ml mleka", "100 ml oleju"},
@@ -42,13 +37,5 @@ func TestMatchRulesOfTheNinthBlindBatch(t *testing.T) {
 				"Stamp de aardappelen met de melk tot puree."),
 			want: [][2]int{{0, 0}, {0, 1}, {1, 1}, {2, 0}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if got := MatchRecipe(tt.r); !slices.Equal(got, tt.want) {
-				t.Errorf("links %v, want %v", got, tt.want)
-			}
-		})
-	}
+	})
 }

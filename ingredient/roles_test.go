@@ -10,11 +10,7 @@ import (
 // each on a small recipe, comparing the whole set of links.
 func TestMatchRoles(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		r    Recipe
-		want [][2]int
-	}{
+	checkMatchCases(t, []matchCase{
 		{
 			name: "condition and doneness cues are not uses",
 			r: recipe([]string{"1 lb broccoli", "2 tbsp oil"},
@@ -190,13 +186,7 @@ func TestMatchRoles(t *testing.T) {
 				Steps: []Line{{Text: "Mélangez la farine et le sel."}, {Text: "Faites fondre les poireaux. Salez et poivrez."}}},
 			want: [][2]int{{0, 0}, {1, 0}, {2, 1}, {3, 1}},
 		},
-	}
-	for _, tt := range tests {
-		got := MatchRecipe(tt.r)
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
-		}
-	}
+	})
 }
 
 func recipe(ings []string, steps ...string) Recipe {
@@ -251,11 +241,7 @@ func FuzzMatchRecipe(f *testing.F) {
 // set, each on a small recipe.
 func TestMatchRolesAcrossLanguages(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		r    Recipe
-		want [][2]int
-	}{
+	checkMatchCases(t, []matchCase{
 		{
 			name: "foods only cut so far are first used together where the vegetables are added",
 			r: recipe([]string{"1 onion", "2 carrots", "2 celery stalks", "2 tbsp oil"},
@@ -287,8 +273,21 @@ func TestMatchRolesAcrossLanguages(t *testing.T) {
 				"Die Butter schmelzen.", "Den Teig auf einem bemehlten Tuch ausziehen und mit der flüssigen Butter bestreichen."),
 			want: [][2]int{{0, 1}, {1, 0}, {1, 1}},
 		},
-	}
-	for _, tt := range tests {
+	})
+}
+
+// matchCase is a small recipe and the links a cook expects the matcher to
+// make in it: [ingredient line, step] pairs, in order.
+type matchCase struct {
+	name string
+	r    Recipe
+	want [][2]int
+}
+
+// checkMatchCases runs MatchRecipe on each case, in parallel subtests.
+func checkMatchCases(t *testing.T, cases []matchCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			if got := MatchRecipe(tt.r); !slices.Equal(got, tt.want) {
