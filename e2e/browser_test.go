@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -149,6 +151,16 @@ func (b *browser) fail(format string, args ...any) {
 }
 
 // run runs chromedp actions, failing the test with what was being done.
+// emulateMedia renders the page for a CSS media type: "print" as it prints,
+// "" back to the screen.
+func (b *browser) emulateMedia(media string) {
+	b.t.Helper()
+	b.run("emulate "+cmp.Or(media, "screen")+" media", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: media})
+		return err
+	}))
+}
+
 func (b *browser) run(what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)

@@ -6,9 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
-
 	"larder/repo"
 )
 
@@ -74,10 +71,7 @@ func TestScaledServingsReadTheSame(t *testing.T) {
 			}
 
 			// Printed: the same lines under print media, without the app around them.
-			b.run("emulate print media", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-				_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
-				return err
-			}))
+			b.emulateMedia("print")
 			b.wait("the print layout", `getComputedStyle(document.querySelector('.topbar')).display === 'none'`)
 			printed := b.texts("ingredient-line")
 			if v := eval[string](b, `(() => { const e = document.querySelector('[data-testid=servings-input]'); return e.getClientRects().length > 0 ? e.value : 'hidden'; })()`); v != fmt.Sprint(tc.servings) {
@@ -90,10 +84,7 @@ func TestScaledServingsReadTheSame(t *testing.T) {
 			if eval[bool](b, `document.querySelector('[data-testid=servings-increase]').getClientRects().length > 0`) {
 				b.fail("the servings buttons are printed")
 			}
-			b.run("emulate screen media", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-				_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: ""})
-				return err
-			}))
+			b.emulateMedia("")
 
 			// Cooking mode, opened from the page so it keeps the servings, with every ingredient shown.
 			b.click("cook-mode-link")

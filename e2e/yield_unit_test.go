@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
-
 	"larder/repo"
 )
 
@@ -64,18 +61,12 @@ func TestYieldUnitReadsTheSame(t *testing.T) {
 	b.wait("the lines for 2 loaves", `document.querySelector('[data-testid=ingredient-line]').innerText.trim() === '8 cups flour'`)
 
 	// Printed: the yield says what the lines are for without the control.
-	b.run("emulate print media", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
-		return err
-	}))
+	b.emulateMedia("print")
 	b.wait("the print layout", `getComputedStyle(document.querySelector('.topbar')).display === 'none'`)
 	if v := eval[string](b, `document.querySelector('[data-testid=recipe-serves]').innerText.trim()`); v != scaled {
 		b.fail("printed yield %q, want %q", v, scaled)
 	}
-	b.run("emulate screen media", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: ""})
-		return err
-	}))
+	b.emulateMedia("")
 
 	// Cooking mode keeps the servings and labels its control the same way.
 	b.click("cook-mode-link")
