@@ -110,20 +110,35 @@ func TestBackupJobsRoundTrip(t *testing.T) {
 	}
 }
 
+// backupThenWrite makes a backup as an administrator, then writes a tag
+// the backup does not hold (writtenAfterBackup counts it): a restore of
+// the backup that changed nothing leaves it, one that ran removes it.
+func backupThenWrite(t *testing.T, b *backupBundle) (created struct{ Name string }) {
+	t.Helper()
+	admin := repotest.CreateUser(t, b.db, repo.RoleAdmin)
+	good := runBackupJob(t, b, b.create, &admin.ID, BackupCreateArgs{})
+	_ = json.Unmarshal(*good.Result, &created)
+	if _, err := b.db.Exec(context.Background(), `INSERT INTO tag (name) VALUES ('after the backup')`); err != nil {
+		t.Fatal(err)
+	}
+	return created
+}
+
+// writtenAfterBackup counts the tags backupThenWrite wrote after its backup.
+func (b *backupBundle) writtenAfterBackup() (int, error) {
+	var n int
+	err := b.db.QueryRow(context.Background(), `SELECT count(*) FROM tag WHERE name = 'after the backup'`).Scan(&n)
+	return n, err
+}
+
 // A restore that cannot happen ends the job for good with a message the
 // administrator can act on, and changes nothing.
 func TestBackupRestoreJobFailures(t *testing.T) {
 	t.Parallel()
 	b := backupSetup(t)
 	ctx := context.Background()
-	admin := repotest.CreateUser(t, b.db, repo.RoleAdmin)
-	good := runBackupJob(t, b, b.create, &admin.ID, BackupCreateArgs{})
-	var created struct{ Name string }
-	_ = json.Unmarshal(*good.Result, &created)
-	if _, err := b.db.Exec(ctx, `INSERT INTO tag (name) VALUES ('after the backup')`); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.stores.Backups.Put(context.Background(), "backup-20200101T000000Z.zip", strings.NewReader("not a zip at all")); err != nil {
+	created := backupThenWrite(t, b)
+	if err := b.stores.Backups.Put(ctx, "backup-20200101T000000Z.zip", strings.NewReader("not a zip at all")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -147,8 +162,7 @@ func TestBackupRestoreJobFailures(t *testing.T) {
 		if j.ErrorCode == nil || *j.ErrorCode != tt.code || !strings.Contains(derefOr(j.ErrorMessage), tt.contains) {
 			t.Errorf("%s: error %v %q, want %s containing %q", tt.name, j.ErrorCode, derefOr(j.ErrorMessage), tt.code, tt.contains)
 		}
-		var n int
-		if err := b.db.QueryRow(ctx, `SELECT count(*) FROM tag WHERE name = 'after the backup'`).Scan(&n); err != nil || n != 1 {
+		if n, err := b.writtenAfterBackup(); err != nil || n != 1 {
 			t.Errorf("%s: the database changed (%d, %v)", tt.name, n, err)
 		}
 	}
@@ -163,21 +177,14 @@ func TestRestoreThatMayReadInterruptedNeverRuns(t *testing.T) {
 	t.Parallel()
 	b := backupSetup(t)
 	ctx := context.Background()
-	admin := repotest.CreateUser(t, b.db, repo.RoleAdmin)
-	good := runBackupJob(t, b, b.create, &admin.ID, BackupCreateArgs{})
-	var created struct{ Name string }
-	_ = json.Unmarshal(*good.Result, &created)
-	if _, err := b.db.Exec(ctx, `INSERT INTO tag (name) VALUES ('after the backup')`); err != nil {
-		t.Fatal(err)
-	}
+	created := backupThenWrite(t, b)
 	requireUnchangedAndInterrupted := func(what string, riverID int64) {
 		t.Helper()
 		o := b.outcome(t, riverID)
 		if o.Result != nil || o.Code == nil || *o.Code != "interrupted" || derefOr(o.Message) != repo.AbandonedRestoreMessage {
 			t.Errorf("%s: outcome %+v (%s)", what, o, derefOr(o.Message))
 		}
-		var n int
-		if err := b.db.QueryRow(ctx, `SELECT count(*) FROM tag WHERE name = 'after the backup'`).Scan(&n); err != nil || n != 1 {
+		if n, err := b.writtenAfterBackup(); err != nil || n != 1 {
 			t.Errorf("%s: the database changed (%d, %v)", what, n, err)
 		}
 	}
@@ -207,8 +214,7 @@ func TestRestoreThatMayReadInterruptedNeverRuns(t *testing.T) {
 	if o := b.outcome(t, after.ID); o.Result == nil {
 		t.Fatalf("restore taken once the presence was back: %+v (%s)", o, derefOr(o.Message))
 	}
-	var n int
-	if err := b.db.QueryRow(ctx, `SELECT count(*) FROM tag WHERE name = 'after the backup'`).Scan(&n); err != nil || n != 0 {
+	if n, err := b.writtenAfterBackup(); err != nil || n != 0 {
 		t.Errorf("after the restore that ran: %d tags written after the backup (%v), want 0", n, err)
 	}
 }
