@@ -60,6 +60,17 @@ func (b *cookbookImageBundle) outcome(t *testing.T, row *rivertype.JobRow) (resu
 	return o.Result, o.Code, o.Message
 }
 
+// refused works row, which must end the job for good (River cancels it),
+// and returns the job's error code and message.
+func (b *cookbookImageBundle) refused(t *testing.T, row *rivertype.JobRow) (code, msg *string) {
+	t.Helper()
+	if res := b.work(t, row); res.EventKind != river.EventKindJobCancelled {
+		t.Fatalf("event %s: %v", res.EventKind, res.Job.Errors)
+	}
+	_, code, msg = b.outcome(t, row)
+	return code, msg
+}
+
 func testPNG(t *testing.T, w, h int) []byte {
 	t.Helper()
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
@@ -220,10 +231,7 @@ func TestDownloadCookbookImageRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			row := b.enqueue(t, DownloadCookbookImageArgs{CookbookID: cb.ID, URL: srv.URL + tt.path})
-			if res := b.work(t, row); res.EventKind != river.EventKindJobCancelled {
-				t.Fatalf("event %s: %v", res.EventKind, res.Job.Errors)
-			}
-			_, code, msg := b.outcome(t, row)
+			code, msg := b.refused(t, row)
 			if code == nil || *code != tt.code || msg == nil || *msg == "" {
 				t.Fatalf("error %v: %v", code, msg)
 			}
@@ -295,10 +303,7 @@ func TestDownloadCookbookImageRefusals(t *testing.T) {
 		if _, err := repo.DeleteCookbook(ctx, b.db, cb.ID); err != nil {
 			t.Fatal(err)
 		}
-		if res := b.work(t, row); res.EventKind != river.EventKindJobCancelled {
-			t.Fatalf("event %s", res.EventKind)
-		}
-		if _, code, _ := b.outcome(t, row); code == nil || *code != "not_found" {
+		if code, _ := b.refused(t, row); code == nil || *code != "not_found" {
 			t.Fatalf("error %v", code)
 		}
 	})
